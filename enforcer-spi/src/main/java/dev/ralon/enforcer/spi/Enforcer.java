@@ -1,0 +1,63 @@
+package dev.ralon.enforcer.spi;
+
+import java.util.Set;
+
+/**
+ * A backend that makes the protected paths of an agent.lock read-only to the kernel for a command and everything it
+ * spawns. Implementations are found with {@link java.util.ServiceLoader}: list the class in
+ * {@code META-INF/services/dev.ralon.enforcer.spi.Enforcer} (and {@code provides} it in module-info, if you have one).
+ *
+ * <h2>Life cycle</h2>
+ * The host ({@code ralon run}) calls, on its main thread and in this order: {@link #probe()}; {@link #plan} with the
+ * expanded protected set; then, only when the plan is enforceable (or the user explicitly accepted a degraded run),
+ * {@link #prepare}; then it execs the returned {@link Launch} in place with {@link dev.ralon.enforcer.spi.exec.Exec},
+ * after the exec hygiene described there. Nothing runs beside the command afterwards: no supervisor.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>{@link #name()} is unique among discovered enforcers, matches {@code [a-z][a-z0-9-]{1,31}}, and is not
+ *       reserved: {@code mount}, {@code landlock}, {@code noop} and every name starting {@code ralon-} belong to the
+ *       Ralon project (classes under {@code dev.ralon.}). Discovery refuses duplicates and reserved names.</li>
+ *   <li>{@link #guarantees()} lists exactly what is enforced when {@link #probe()} says available and a plan has no
+ *       refusals: the conformance kit attacks every listed guarantee for real, and checks every unlisted one is really
+ *       breakable (claims must match reality in both directions).</li>
+ *   <li>{@link #probe()} has no lasting effect on the host and is quick (it may start a short-lived child).</li>
+ *   <li>{@link #plan} has no effect at all; it never throws for a protected set it cannot enforce: it returns a plan
+ *       whose {@link Plan#refusals()} say why.</li>
+ *   <li>{@link #prepare} either sets up everything the plan promises and returns what to exec, or throws
+ *       {@link EnforcementException} having started nothing. It must fail closed: a failing system call is an
+ *       exception, never a warning.</li>
+ * </ul>
+ */
+public interface Enforcer {
+
+    /** Unique short name used with {@code ralon run --backend NAME}. */
+    String name();
+
+    /** One line saying how this backend enforces, for {@code ralon status}. */
+    String description();
+
+    /**
+     * How strong this backend is when several are available; {@code ralon run} without {@code --backend} picks the
+     * available backend with the highest rank. Ours: mount 300, landlock 200, noop 0 (never picked by default).
+     * Third-party backends should stay between 1 and 99 unless their guarantees are a superset of ours.
+     */
+    int rank();
+
+    /** Whether this host can enforce with this backend, and if not why and what would fix it. */
+    Probe probe();
+
+    /** The guarantees this backend makes when available and the plan has no refusals. */
+    Set<Guarantee> guarantees();
+
+    /** Turns a protected set into a plan. Pure: changes nothing. */
+    Plan plan(ProtectedSet protectedSet);
+
+    /**
+     * Applies the plan for the command, on the calling thread, and returns what the host must exec. Restrictions the
+     * enforcer places on the calling thread (Landlock, no_new_privs) survive that exec.
+     *
+     * @throws EnforcementException when anything the plan promised could not be set up; nothing was started
+     */
+    Launch prepare(Plan plan, Command command) throws EnforcementException;
+}

@@ -1,0 +1,158 @@
+package dev.ralon.enforcer.spi.exec;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Replaces the running JVM with another program, in the same process (same pid), after undoing what the JVM did to
+ * the process, so that the program starts as if the user's shell had started it.
+ *
+ * <p>Guaranteed before {@code execve(2)}:
+ * <ul>
+ *   <li>The calling thread's signal mask is empty. HotSpot blocks some signals in Java threads; {@code execve} keeps
+ *       the calling thread's mask (signal(7): "the signal mask is preserved across execve").</li>
+ *   <li>Signal dispositions: signals the JVM catches reset to the default on exec (execve(2)); signals ignored when
+ *       the JVM started (e.g. under nohup) stay ignored, as the user had them. HotSpot ignores no signal itself.</li>
+ *   <li>RLIMIT_NOFILE's soft limit is the user's: the launcher starts the JVM with {@code -XX:-MaxFDLimit}, and
+ *       records the soft limit it had in {@code RALON_ORIG_NOFILE}, which is restored here and removed from the
+ *       environment.</li>
+ *   <li>Every descriptor above 2 is marked close-on-exec ({@code close_range(3, ~0U, CLOSE_RANGE_CLOEXEC)},
+ *       close_range(2), Linux 5.11; older kernels: each fd in /proc/self/fd gets FD_CLOEXEC). Nothing the JVM opened
+ *       leaks into the command.</li>
+ *   <li>The environment is passed exactly as given.</li>
+ * </ul>
+ * Must be called on the thread that applied any per-thread restriction (Landlock, no_new_privs): execve keeps the
+ * calling thread's credentials and ends every other thread (execve(2), "All threads other than the calling thread
+ * are destroyed").
+ */
+public final class Exec {
+    /** Environment variable in which the launcher records the soft RLIMIT_NOFILE the user had. */
+    public static final String ORIG_NOFILE_ENV = "RALON_ORIG_NOFILE";
+
+    private static final int SIG_SETMASK = 2;              // <bits/sigaction.h>
+    private static final int SIGSET_BYTES = 128;           // glibc sigset_t is 1024 bits
+    private static final int RLIMIT_NOFILE = 7;            // <asm-generic/resource.h>
+    private static final long SYS_CLOSE_RANGE = 436;       // same number on x86_64 and aarch64 (unified table)
+    private static final int CLOSE_RANGE_CLOEXEC = 1 << 2; // <linux/close_range.h>
+    private static final int F_SETFD = 2;
+    private static final int FD_CLOEXEC = 1;
+
+    interface LibC extends Library {
+        int execve(String path, String[] argv, String[] envp) throws LastErrorException;
+
+        int pthread_sigmask(int how, byte[] set, byte[] oldset);
+
+        int getrlimit(int resource, long[] rlim) throws LastErrorException;
+
+        int setrlimit(int resource, long[] rlim) throws LastErrorException;
+
+        long syscall(long number, Object... args) throws LastErrorException;
+
+        int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+    }
+
+    private static final class Holder {
+        static final LibC LIBC = Native.load("c", LibC.class);
+    }
+
+    private Exec() {
+    }
+
+    /**
+     * Execs {@code executable} with {@code argv} and {@code env}. Returns only by throwing.
+     *
+     * @throws ExecException when execve failed (the process is unchanged but for the hygiene steps)
+     */
+    public static void replaceProcess(Path executable, List<String> argv, Map<String, String> env) throws ExecException {
+        LibC libc = Holder.LIBC;
+        Map<String, String> environment = new TreeMap<>(env);
+        restoreNofile(libc, environment.remove(ORIG_NOFILE_ENV));
+        int rc = libc.pthread_sigmask(SIG_SETMASK, new byte[SIGSET_BYTES], null);
+        if (rc != 0) {
+            throw new ExecException("cannot clear the signal mask: pthread_sigmask returned " + rc);
+        }
+        markDescriptorsCloseOnExec(libc);
+        System.out.flush();
+        System.err.flush();
+        String[] envp = new String[environment.size()];
+        int i = 0;
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            envp[i++] = e.getKey() + "=" + e.getValue();
+        }
+        try {
+            libc.execve(executable.toString(), argv.toArray(new String[0]), envp);
+            throw new ExecException("cannot execute " + executable + ": execve returned");
+        } catch (LastErrorException e) {
+            throw new ExecException("cannot execute " + executable + ": " + errnoText(e));
+        }
+    }
+
+    private static void restoreNofile(LibC libc, String recorded) throws ExecException {
+        if (recorded == null || recorded.isBlank()) {
+            return;
+        }
+        long soft;
+        if (recorded.equals("unlimited")) {
+            soft = -1L; // RLIM_INFINITY
+        } else {
+            try {
+                soft = Long.parseLong(recorded.trim());
+            } catch (NumberFormatException e) {
+                return; // not recorded by our launcher: leave the limit alone
+            }
+        }
+        try {
+            long[] lim = new long[2];
+            libc.getrlimit(RLIMIT_NOFILE, lim);
+            if (lim[0] != soft) {
+                lim[0] = soft;
+                libc.setrlimit(RLIMIT_NOFILE, lim);
+            }
+        } catch (LastErrorException e) {
+            throw new ExecException("cannot restore RLIMIT_NOFILE to " + recorded + ": " + errnoText(e));
+        }
+    }
+
+    private static void markDescriptorsCloseOnExec(LibC libc) throws ExecException {
+        try {
+            libc.syscall(SYS_CLOSE_RANGE, 3, -1, CLOSE_RANGE_CLOEXEC);
+            return;
+        } catch (LastErrorException e) {
+            // ENOSYS (kernel < 5.11) or EINVAL (flag unknown before 5.11): fall back to /proc/self/fd
+        }
+        List<Integer> fds = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path p : dir) {
+                fds.add(Integer.parseInt(p.getFileName().toString()));
+            }
+        } catch (IOException | NumberFormatException e) {
+            throw new ExecException("cannot list /proc/self/fd to close inherited descriptors: " + e.getMessage());
+        }
+        for (int fd : fds) {
+            if (fd > 2) {
+                try {
+                    libc.fcntl(fd, F_SETFD, FD_CLOEXEC);
+                } catch (LastErrorException e) {
+                    // EBADF: the directory stream's own descriptor, already closed
+                }
+            }
+        }
+    }
+
+    static String errnoText(LastErrorException e) {
+        String m = e.getMessage();
+        // JNA formats "[errno] text"
+        int close = m == null ? -1 : m.indexOf(']');
+        return close >= 0 ? m.substring(close + 1).trim() + " (errno " + e.getErrorCode() + ")" : String.valueOf(m);
+    }
+}

@@ -1,0 +1,10 @@
+package dev.ralon.enforcer.spi.exec;
+
+/** execve, or one of the hygiene steps before it, failed. The message is one line naming the program and the cause. */
+public class ExecException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public ExecException(String message) {
+        super(message);
+    }
+}
