@@ -155,7 +155,7 @@ class MountAttackTest {
         s.append("cat write.txt > free/read-copy\n");
         s.append("git status --porcelain > free/gitstatus 2>&1; echo $? > free/gitstatus.rc\n");
         s.append("id -u > free/uid; id -g > free/gid; /bin/pwd > free/pwd; echo \"$RALON_TEST_ENV\" > free/env\n");
-        s.append("echo \"$JAVA_TOOL_OPTIONS\" > free/jto; echo $$ > free/pid\n");
+        s.append("echo \"$JAVA_TOOL_OPTIONS\" > free/jto; echo $$ > free/pid; ulimit -n > free/nofile\n");
         s.append("cp free/existing.txt free/.keep\n");
         for (Attack a : attacks) {
             if (a.script() == null) {
@@ -277,6 +277,10 @@ class MountAttackTest {
                 assertEquals("-Dralon.test.marker=1", read(sandboxed, "free/jto"),
                         "JAVA_TOOL_OPTIONS reaches the command" + context);
             }));
+            String nofileOutside = SandboxKit.run(SandboxKit.as(asNobody, List.of("/bin/sh", "-c", "ulimit -n")),
+                    base, Map.of(), 30).output().trim();
+            tests.add(DynamicTest.dynamicTest("command gets the user's RLIMIT_NOFILE soft limit" + who,
+                    () -> assertEquals(nofileOutside, read(sandboxed, "free/nofile"), "ulimit -n" + context)));
             tests.add(DynamicTest.dynamicTest("command replaced the host process (same pid, nothing beside it)" + who,
                     () -> assertEquals(Long.toString(box.pid()), read(sandboxed, "free/pid"), "pid" + context)));
             tests.add(DynamicTest.dynamicTest("unprotected writes and reads keep working" + who, () -> {
