@@ -14,7 +14,7 @@ import java.util.Map;
  * @param counts    for every rule, how many entries it matched (0 for a rule that matches nothing)
  * @param unmatched rules that match no existing path (the implicit rule never appears here)
  * @param warnings  unreadable directories (whose contents could not be checked), links whose targets lie outside the
- *                  root, slash-less patterns that would only match deeper
+ *                  root, slash-less patterns that would only match deeper, a protected .git
  */
 public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
                         List<String> warnings) {

@@ -35,7 +35,51 @@ public final class ProtectedPaths {
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
-        return w.result();
+        Expansion e = w.result();
+        adviseFloating(policy, e);
+        adviseGit(e);
+        return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
+                List.copyOf(e.unmatched()), List.copyOf(e.warnings()));
+    }
+
+    /**
+     * A slash-less pattern is anchored at the root (unlike .gitignore). When one matches nothing there but would
+     * match deeper, say so: it is the most common surprise of the language.
+     */
+    private static void adviseFloating(Policy policy, Expansion e) {
+        String name = policy.file().getFileName().toString();
+        for (Rule r : e.unmatched()) {
+            String n = r.glob().normalized();
+            if (n.indexOf('/') >= 0) {
+                continue;
+            }
+            Glob floating;
+            try {
+                floating = Glob.compile("**/" + n);
+            } catch (dev.ralon.policy.glob.PatternException ex) {
+                continue;
+            }
+            Policy probe = new Policy(policy.file(), policy.root(), policy.version(),
+                    List.of(new Rule(floating, r.line(), r.column(), false)), List.of());
+            Walk w = new Walk(probe);
+            w.walk(policy.root(), "");
+            int deeper = w.entries.size();
+            if (deeper > 0) {
+                e.warnings().add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing at the top "
+                        + "level but would match " + deeper + " path" + (deeper == 1 ? "" : "s") + " deeper; patterns are "
+                        + "anchored at the policy's directory, so write \"**/" + n + "\" to protect them anywhere");
+            }
+        }
+    }
+
+    private static void adviseGit(Expansion e) {
+        for (Expansion.Entry entry : e.entries()) {
+            if (entry.relPath().equals(".git") || entry.relPath().startsWith(".git/")) {
+                e.warnings().add("the policy protects " + entry.relPath() + ": git cannot update its index, objects or "
+                        + "refs there, so commit, checkout and even status may fail inside the sandbox");
+                return;
+            }
+        }
     }
 
     private static final class Walk {
@@ -183,7 +227,7 @@ public final class ProtectedPaths {
                     unmatched.add(r);
                 }
             }
-            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, warnings);
+            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, new ArrayList<>(warnings));
         }
     }
 
