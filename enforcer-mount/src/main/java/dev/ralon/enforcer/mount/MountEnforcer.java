@@ -279,6 +279,9 @@ public final class MountEnforcer implements Enforcer {
                 refusals.add(p + " does not exist: the mount backend cannot stop it being created (a bind mount needs"
                         + " an existing target, and making one would create the file in your project)");
                 steps.add(new Plan.Step("refuse", p, "missing: creating it is NOT prevented by this backend"));
+                // Not a declared guarantee, but it is exactly what a degraded run loses: say so, so that the host
+                // does not have to assume every guarantee is lost.
+                missing.add(Guarantee.CREATE_MISSING);
                 continue;
             }
             Map<String, Object> attrs;
@@ -388,6 +391,10 @@ public final class MountEnforcer implements Enforcer {
         argv.addAll(List.of("--user", "--map-root-user", "--mount", "--propagation", "private", "--"));
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.addAll(STAGE_JVM_OPTIONS);
+        if (Runtime.version().feature() >= 22) {
+            // JEP 454 (Java 22+) warns on stderr when JNA calls System.load without this; Java 17 rejects the option.
+            argv.add("--enable-native-access=ALL-UNNAMED");
+        }
         for (String prop : STAGE_PROPERTIES) {
             String v = System.getProperty(prop);
             if (v != null) {

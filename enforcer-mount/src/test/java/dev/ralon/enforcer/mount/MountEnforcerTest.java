@@ -121,6 +121,7 @@ class MountEnforcerTest {
                         pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE)), List.of()));
         assertFalse(plan.enforceable());
         assertEquals(1, plan.refusals().size());
+        assertEquals(EnumSet.of(Guarantee.CREATE_MISSING), plan.missing(), "only creation of the missing path is lost");
         assertTrue(plan.refusals().get(0).contains(root.resolve(".env").toString()), plan.refusals().toString());
         assertTrue(plan.steps().stream().anyMatch(s -> s.action().equals("refuse")
                 && s.path().equals(root.resolve(".env"))), "the dry-run steps say it is refused");
