@@ -271,6 +271,8 @@ public final class MountEnforcer implements Enforcer {
         Comparator<Path> topDown = Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder());
         TreeSet<Path> way = new TreeSet<>(topDown);
         Map<Path, MountStage.Entry> protect = new LinkedHashMap<>();
+        Map<Path, Path> aliasOf = new HashMap<>();
+        MountTable mounts = MountTable.read();
         steps.add(new Plan.Step("unshare", null, "new user namespace (you are root in it, mapped to your uid) and"
                 + " mount namespace with private propagation, where the binds below are made"));
         for (ProtectedPath pp : set.paths()) {
@@ -300,6 +302,26 @@ public final class MountEnforcer implements Enforcer {
             }
             protect.put(p, new MountStage.Entry(MountStage.Op.READONLY, p.toString(), type, (Long) attrs.get("dev"),
                     (Long) attrs.get("ino")));
+            for (Path alias : mounts.aliases(p)) {
+                // The same file system is mounted at another place too: the object is reachable by that path, which a
+                // bind at p does not cover. Protect it there as well, when it is the same object.
+                try {
+                    Map<String, Object> aa = Files.readAttributes(alias, "unix:mode,dev,ino", LinkOption.NOFOLLOW_LINKS);
+                    if (aa.get("dev").equals(attrs.get("dev")) && aa.get("ino").equals(attrs.get("ino"))
+                            && !protect.containsKey(alias)) {
+                        aliasOf.put(alias, p);
+                        protect.put(alias, new MountStage.Entry(MountStage.Op.READONLY, alias.toString(), type,
+                                (Long) aa.get("dev"), (Long) aa.get("ino")));
+                    }
+                } catch (IOException | UnsupportedOperationException e) {
+                    // hidden beneath another mount or unreadable: not reachable by that path
+                }
+            }
+        }
+        // an alias beneath another protected directory is already covered by that directory's bind
+        protect.keySet().removeIf(a -> aliasOf.containsKey(a) && protect.keySet().stream()
+                .anyMatch(d -> !d.equals(a) && a.startsWith(d) && protect.get(d).type() == MountStage.S_IFDIR));
+        for (Path p : protect.keySet()) {
             for (Path a = p.getParent(); a != null && a.getParent() != null; a = a.getParent()) {
                 way.add(a);
             }
@@ -327,6 +349,10 @@ public final class MountEnforcer implements Enforcer {
             entries.add(e);
             String what = e.type() == MountStage.S_IFDIR ? "directory and everything beneath it"
                     : e.type() == MountStage.S_IFLNK ? "the symbolic link itself" : "file";
+            if (aliasOf.containsKey(p)) {
+                what = "the same " + what + " as " + aliasOf.get(p) + ", reachable here through another mount of its"
+                        + " file system";
+            }
             steps.add(new Plan.Step("bind-readonly", p, what + "; bound onto itself, recursive, mount_setattr read-only"));
         }
         steps.add(new Plan.Step("unshare", null, "nested user and mount namespace with your own uid/gid: every mount"

@@ -224,4 +224,45 @@ class MountEnforcerTest {
         assertTrue(r.output().contains("changed between the plan and the mount"), r.output());
         assertFalse(Files.exists(marker), "the command must not have run");
     }
+
+    @Test
+    void mountinfoParsingAndAliases() {
+        MountTable t = MountTable.parse(String.join("\n",
+                "21 1 254:0 / / rw - ext4 /dev/vda rw",
+                "30 21 254:0 /srv/data /mnt/with\\040space rw - ext4 /dev/vda rw",
+                "31 21 254:0 /home /home rw - ext4 /dev/vda rw",
+                "32 21 0:40 / /tmp rw - tmpfs tmpfs rw"));
+        assertEquals(Path.of("/mnt/with space"), t.containing(Path.of("/mnt/with space/x")).mountPoint());
+        assertEquals(List.of(Path.of("/mnt/with space/p/f")), t.aliases(Path.of("/srv/data/p/f")));
+        assertEquals(List.of(Path.of("/srv/data/p/f")), t.aliases(Path.of("/mnt/with space/p/f")));
+        assertEquals(List.of(), t.aliases(Path.of("/home/u/f")), "through / the same path again: not an alias");
+        assertTrue(t.aliases(Path.of("/tmp/f")).isEmpty(), "other device");
+    }
+
+    /**
+     * The project's file system mounted a second time elsewhere (a bind mount, as container volumes do): the file is
+     * protected at the second path too. Needs root to make the alias (in a private mount namespace of its own).
+     */
+    @Test
+    void aliasThroughAnotherMountIsProtectedToo() throws Exception {
+        SandboxKit.requireAvailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(SandboxKit.runningAsRoot(), "making a bind mount needs root");
+        Path root = tmp.toRealPath();
+        Path project = root.resolve("project");
+        Path alias = root.resolve("alias");
+        Files.createDirectories(project);
+        Files.createDirectories(alias);
+        Files.writeString(project.resolve("f"), "original\n");
+        Files.writeString(project.resolve("g"), "control\n");
+        String kit = SandboxKit.copyKit(root.resolve("kit"));
+        String inner = String.join(" ", SandboxKit.java(), "-XX:-MaxFDLimit", "-cp", kit, TestHost.class.getName(),
+                project.toString(), project.resolve("f").toString(), "--", "/bin/sh", "-c",
+                "'echo pwned >> " + alias + "/f; echo written >> " + alias + "/g'");
+        var r = SandboxKit.run(List.of("unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mount --bind " + project + " " + alias + " && exec " + inner), root, Map.of(), 60);
+        assertEquals("control\nwritten\n", Files.readString(project.resolve("g")),
+                "the unprotected file is writable through the alias (the alias is real): " + r.output());
+        assertEquals("original\n", Files.readString(project.resolve("f")),
+                "write through the alias mount got through: " + r.output());
+    }
 }
