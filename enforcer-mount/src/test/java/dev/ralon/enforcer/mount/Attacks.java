@@ -130,6 +130,7 @@ public final class Attacks {
     private static void tryQuietly(Body body) {
         try {
             body.run();
+            System.out.println("  (step succeeded)");
         } catch (Exception e) {
             System.out.println("  (step failed: " + e.getMessage() + ")");
         }
