@@ -131,7 +131,7 @@ public final class MountEnforcer implements Enforcer {
         List<String> cmd = List.of(u.toString(), "--user", "--map-root-user", "--mount", "--propagation", "private",
                 "--", u.toString(), "--user", "--mount",
                 "--map-user=" + Integer.toUnsignedString(ids[0]), "--map-group=" + Integer.toUnsignedString(ids[1]),
-                "--", "/bin/true");
+                "--", "true");
         String out;
         int rc;
         try {

@@ -265,4 +265,43 @@ class MountEnforcerTest {
         assertEquals("original\n", Files.readString(project.resolve("f")),
                 "write through the alias mount got through: " + r.output());
     }
+
+    /** A protected file deleted between plan and mount: the failing call is named with its errno text. */
+    @Test
+    void fileDeletedAfterPlanningIsRefusedNamingTheCall() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        Files.writeString(root.resolve("secret"), "x");
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("secret"), ProtectedPath.Kind.FILE)), List.of()));
+        Path marker = root.resolve("ran");
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
+                List.of("touch", marker.toString()), System.getenv(), root));
+        Files.delete(root.resolve("secret"));
+        var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        assertTrue(r.output().contains("cannot open " + root.resolve("secret") + ": no such file or directory (errno 2)"
+                + " (openat2)"), r.output());
+        assertFalse(Files.exists(marker), "the command must not have run");
+    }
+
+    /** A fifo (Kind.OTHER) is bound like a file: it cannot be removed or replaced. */
+    @Test
+    void fifoIsProtected() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        var mk = SandboxKit.run(List.of("mkfifo", root.resolve("fifo").toString()), root, Map.of(), 30);
+        assertEquals(0, mk.exit(), mk.output());
+        Object ino = Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("fifo"), ProtectedPath.Kind.OTHER)), List.of()));
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/bin/sh"),
+                List.of("sh", "-c", "rm -f fifo; echo x > other && mv -f other fifo; exit 0"), System.getenv(), root));
+        var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
+        assertEquals(0, r.exit(), r.output());
+        assertEquals(ino, Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                "the fifo was removed or replaced: " + r.output());
+    }
 }
