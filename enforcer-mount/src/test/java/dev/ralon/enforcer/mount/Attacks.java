@@ -35,6 +35,12 @@ public final class Attacks {
         long write(int fd, byte[] buf, long count) throws LastErrorException;
 
         int close(int fd) throws LastErrorException;
+
+        int openat(int dirfd, String path, int flags, int mode) throws LastErrorException;
+
+        int name_to_handle_at(int dirfd, String path, Memory handle, int[] mountId, int flags) throws LastErrorException;
+
+        int open_by_handle_at(int mountFd, Memory handle, int flags) throws LastErrorException;
     }
 
     static final int AT_FDCWD = -100;
@@ -44,6 +50,8 @@ public final class Attacks {
     static final long MS_BIND = 4096;
     static final int O_WRONLY = 1;
     static final int O_APPEND = 02000;
+    static final int O_CREAT = 0100;
+    static final int O_RDONLY = 0;
 
     private static LibC libc;
 
@@ -96,6 +104,7 @@ public final class Attacks {
             }
             append(tree >= 0 ? tree : AT_FDCWD, p + "clone.txt");
         });
+        handleAttack(p);
         attempt(p + "clonerw", () -> {
             int tree = -1;
             try {
@@ -111,6 +120,33 @@ public final class Attacks {
                 System.out.println(p + "clonerw: open_tree refused: errno " + e.getErrorCode());
             }
             append(tree >= 0 ? tree : AT_FDCWD, p + "clonerw.txt");
+        });
+    }
+
+    /**
+     * open_by_handle_at(2): decode a handle of the protected directory against the root file system's mount (which
+     * is writable) instead of the read-only bind, then create a file in it. The kernel only allows it with
+     * CAP_DAC_READ_SEARCH in the initial namespace, or (Linux 6.10+, fs/fhandle.c may_decode_fh) over a mount without
+     * locked children, directories only, within the mount's subtree.
+     */
+    private static void handleAttack(String p) {
+        attempt(p + "handle", () -> {
+            int dirfd = -1;
+            try {
+                Memory fh = new Memory(8 + 128);
+                fh.clear();
+                fh.setInt(0, 128); // handle_bytes
+                int[] mountId = new int[1];
+                libc.name_to_handle_at(AT_FDCWD, p + "hdir", fh, mountId, 0);
+                int mountFd = libc.openat(AT_FDCWD, "/", O_RDONLY);
+                dirfd = libc.open_by_handle_at(mountFd, fh, O_RDONLY);
+                System.out.println(p + "handle: open_by_handle_at succeeded");
+            } catch (LastErrorException e) {
+                System.out.println(p + "handle: refused: errno " + e.getErrorCode());
+            }
+            int fd = dirfd >= 0 ? libc.openat(dirfd, "new.txt", O_WRONLY | O_CREAT, 0644)
+                    : libc.openat(AT_FDCWD, p + "hdir/new.txt", O_WRONLY | O_CREAT, 0644);
+            libc.close(fd);
         });
     }
 

@@ -29,6 +29,18 @@ class MountAttackTest {
     }
 
     private static final String JAVA_ATTACKS = "dev.ralon.enforcer.mount.Attacks";
+    private static final List<Path> TO_DELETE = new ArrayList<>();
+
+    @org.junit.jupiter.api.AfterAll
+    static void deleteTemporaryDirectories() throws IOException {
+        for (Path base : TO_DELETE) {
+            try (Stream<Path> s = Files.walk(base)) {
+                for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
 
     static List<Attack> attacks(boolean root) {
         List<Attack> a = new ArrayList<>();
@@ -94,6 +106,8 @@ class MountAttackTest {
                     List.of(ns + "clone.txt")));
             a.add(new Attack("recursive open_tree clone, clear RDONLY, write through it" + where, null,
                     List.of(ns + "clonerw.txt")));
+            a.add(new Attack("open_by_handle_at of a protected directory via the root mount, create in it" + where,
+                    null, List.of(ns + "hdir")));
         }
         // last: it moves the whole project away when it works
         a.add(new Attack("rename the project directory", "mv \"$P\" \"$P-moved\"", List.of("@.", "agent.lock")));
@@ -123,6 +137,10 @@ class MountAttackTest {
         for (String t : protectedPaths(attacks)) {
             Path f = p.resolve(t);
             if (t.equals("pdir") || t.startsWith("plink")) {
+                continue;
+            }
+            if (t.endsWith("hdir")) {
+                Files.createDirectories(f);
                 continue;
             }
             Files.createDirectories(f.getParent());
@@ -194,6 +212,7 @@ class MountAttackTest {
         int uid = asNobody ? SandboxKit.NOBODY : SandboxKit.uid();
         List<Attack> attacks = attacks(root);
         Path base = Files.createTempDirectory("ralon-mount-attacks");
+        TO_DELETE.add(base);
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         String kitcp = SandboxKit.copyKit(base.resolve("kit"));
         Path home = base.resolve("home");
