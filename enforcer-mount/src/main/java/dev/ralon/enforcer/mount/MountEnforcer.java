@@ -408,6 +408,9 @@ public final class MountEnforcer implements Enforcer {
         try {
             file = Files.createTempFile("ralon-mount-", ".plan",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            // Removed by the stage once read; if the host's execve fails instead, the JVM exits normally and this
+            // removes it (after a successful execve no JVM shutdown hook runs: the process image is gone).
+            file.toFile().deleteOnExit();
             Files.write(file, bytes);
         } catch (IOException e) {
             throw new EnforcementException("cannot write the mount plan to a temporary file: " + e.getMessage());
