@@ -40,6 +40,9 @@ public final class Glob {
     private final boolean hasGlobstar;
     private final boolean trailingGlobstar;
     private final long innerGlobstars; // bit i: segs[i] is ** and i < n - 1
+    private final boolean leadingGlobstarOnly; // "**/t1/.../tk", k >= 1, no other **
+    private final int prefixSegs;     // number of leading literal segments
+    private final String prefix;      // those segments joined, with a trailing '/'
 
     private Glob(String source, String normalized, String literalPath, Segment[] segs) {
         this.source = source;
@@ -60,6 +63,19 @@ public final class Glob {
         this.hasGlobstar = any;
         this.trailingGlobstar = segs[n - 1] == Segment.GLOBSTAR;
         this.innerGlobstars = inner;
+        boolean lead = n >= 2 && segs[0] == Segment.GLOBSTAR;
+        for (int i = 1; i < n && lead; i++) {
+            lead = segs[i] != Segment.GLOBSTAR;
+        }
+        this.leadingGlobstarOnly = lead;
+        int ps = 0;
+        StringBuilder pre = new StringBuilder();
+        while (ps < n - 1 && segs[ps] instanceof Segment.Literal) {
+            pre.append(((Segment.Literal) segs[ps]).text()).append('/');
+            ps++;
+        }
+        this.prefixSegs = ps;
+        this.prefix = pre.toString();
     }
 
     /**
@@ -168,13 +184,85 @@ public final class Glob {
     // the current segment and everything after it.
 
     private boolean run(String path, int mode) {
+        if (literalPath != null) {
+            return runLiteral(path, mode);
+        }
         if (!hasGlobstar) {
             return runLinear(path, mode);
+        }
+        if (leadingGlobstarOnly && mode != BENEATH) {
+            return runLeadingGlobstar(path, mode);
         }
         if (n < 64) {
             return runMask(path, mode);
         }
         return runWide(path, mode);
+    }
+
+    /** A literal pattern names one path: plain string comparison. */
+    private boolean runLiteral(String path, int mode) {
+        String lit = literalPath;
+        int ll = lit.length();
+        int pl = path.length();
+        switch (mode) {
+            case EXACT:
+                return path.equals(lit);
+            case COVERS:
+                // the path itself, or a path beneath it
+                return path.startsWith(lit) && (pl == ll || path.charAt(ll) == '/');
+            default:
+                // the directory is the literal path or beneath it (covered), or an ancestor of it
+                return path.startsWith(lit) ? pl == ll || path.charAt(ll) == '/'
+                        : lit.startsWith(path) && lit.charAt(pl) == '/';
+        }
+    }
+
+    /**
+     * {@code **}/t1/.../tk with no other {@code **}: an exact match is a match of the last k path segments; a covers
+     * match is a match of k consecutive segments anywhere.
+     */
+    private boolean runLeadingGlobstar(String path, int mode) {
+        final int k = n - 1;
+        final int len = path.length();
+        if (mode == EXACT) {
+            int to = len;
+            for (int i = n - 1; i >= 1; i--) {
+                if (to < 0) {
+                    return false; // fewer than k segments
+                }
+                int slash = path.lastIndexOf('/', to - 1);
+                if (!segs[i].matches(path, slash + 1, to)) {
+                    return false;
+                }
+                to = slash;
+            }
+            return true;
+        }
+        // COVERS: try every start segment
+        int start = 0;
+        while (true) {
+            int from = start;
+            int i = 1;
+            while (true) {
+                int slash = path.indexOf('/', from);
+                int to = slash < 0 ? len : slash;
+                if (!segs[i].matches(path, from, to)) {
+                    break;
+                }
+                if (++i > k) {
+                    return true;
+                }
+                if (slash < 0) {
+                    return false; // the path ran out: no later start can get further
+                }
+                from = slash + 1;
+            }
+            int next = path.indexOf('/', start);
+            if (next < 0) {
+                return false;
+            }
+            start = next + 1;
+        }
     }
 
     private boolean runLinear(String path, int mode) {
@@ -203,8 +291,20 @@ public final class Glob {
         final long accept = 1L << n;
         final long last = 1L << (n - 1);
         final int len = path.length();
-        long state = closure(1L);
-        int from = 0;
+        long state;
+        int from;
+        if (prefixSegs > 0 && mode != BENEATH) {
+            // leading literal segments: one string comparison. Whatever follows them matches at least one segment,
+            // so a matching path (or matching ancestor) starts with "prefix/" and has more after it.
+            if (!path.startsWith(prefix) || path.length() == prefix.length()) {
+                return false;
+            }
+            state = closure(1L << prefixSegs);
+            from = prefix.length();
+        } else {
+            state = closure(1L);
+            from = 0;
+        }
         while (true) {
             if (trailingGlobstar && (state & last) != 0) {
                 return true; // the trailing ** takes this segment and all after it

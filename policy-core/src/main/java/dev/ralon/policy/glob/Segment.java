@@ -28,6 +28,10 @@ abstract class Segment {
             this.text = text;
         }
 
+        String text() {
+            return text;
+        }
+
         @Override
         boolean matches(String path, int from, int to) {
             return to - from == text.length() && path.startsWith(text, from);
