@@ -195,6 +195,29 @@ class GitDifferentialTest {
         assertEquals(false, gitPrefixQuirk("ab**c"));
     }
 
+    /** The other documented divergences, shown on real git so that the documentation stays true. */
+    @Test
+    void documentedDivergencesFromGit() throws Exception {
+        Path repo = newRepo("divergences");
+        Files.createDirectories(repo.resolve("d"));
+        Files.createFile(repo.resolve("d/f"));
+        Files.createFile(repo.resolve("a"));
+        Files.createFile(repo.resolve("caf\u00e9"));
+        // non-ASCII: git's ? matches one byte of UTF-8, ours one code point
+        assertEquals(Set.of(), checkIgnore(repo, "/caf?", List.of("caf\u00e9")));
+        assertEquals(Set.of("caf\u00e9"), checkIgnore(repo, "/caf??", List.of("caf\u00e9")));
+        assertTrue(Glob.compile("caf?").matches("caf\u00e9"));
+        assertEquals(false, Glob.compile("caf??").matches("caf\u00e9"));
+        // trailing '/': directories only in git; removed by normalisation here
+        assertEquals(Set.of("d", "d/f"), checkIgnore(repo, "/*/", List.of("a", "d", "d/f")));
+        assertTrue(Glob.compile("*/").matches("a"));
+        // **\/: git's wildmatch skips the zero-segment match after an escaped slash; here \/ is /
+        assertEquals(Set.of("d/f"), checkIgnore(repo, "/**\\/f", List.of("f", "d/f")));
+        assertTrue(Glob.compile("**\\/f").matches("f"));
+        // an unterminated class never matches in git; rejected here
+        assertEquals(Set.of(), checkIgnore(repo, "/a[", List.of("a[", "a")));
+    }
+
     /** git trims unescaped trailing spaces from exclude lines: escape them (in wildmatch "\ " is a space). */
     static String forGit(String pattern) {
         int end = pattern.length();
@@ -292,14 +315,18 @@ class GitDifferentialTest {
 
     // ---------------------------------------------------------------------------------------------------------------
 
-    /** A random tree of files and directories (ASCII names, no brackets), depth up to 4. */
+    /**
+     * A random tree of files and directories, depth up to 4: ASCII names without brackets, some with spaces, and a
+     * few with the pattern characters {@code * ? \} (which patterns then have to escape).
+     */
     static final class Tree {
         final Set<String> files = new TreeSet<>();
         final Set<String> dirs = new TreeSet<>();
 
         static final String[] NAMES = {
             "a", "b", "ab", "ba", "aa", "a.b", "b.a", "A", "B", "aB", "a-b", "a_b", "1", "a1", "b2", ".a", "a.",
-            "a b", " a", "a ", "#a", "~a", "!a", "a.1", "ab.ab", "-", "_", "bab", "abab", "A.B"
+            "a b", " a", "a ", "#a", "~a", "!a", "a.1", "ab.ab", "-", "_", "bab", "abab", "A.B",
+            "a*b", "*", "?", "a?", "a\\b", "\\"
         };
         static final String ALPHABET = "abAB12.-_";
 
