@@ -23,8 +23,9 @@ import java.util.List;
  * to 63 segments; its cost is polynomial (segments x pattern segments x segment-pattern length) for every input.
  *
  * <p>Path arguments are relative to the policy root, {@code /}-separated, without leading or trailing {@code /},
- * and never empty ({@link #couldMatchBeneath(String)} also takes {@code ""} for the root). A malformed path argument
- * gives {@link IllegalArgumentException}.
+ * and never empty ({@link #couldMatchBeneath(String)} also takes {@code ""} for the root). An empty path argument
+ * (except that one) or one with a leading or trailing {@code /} gives {@link IllegalArgumentException}; other
+ * malformations (an empty or {@code .} segment) are not detected and simply match as written.
  */
 public final class Glob {
 
