@@ -194,6 +194,13 @@ public final class Glob {
         if (leadingGlobstarOnly && mode != BENEATH) {
             return runLeadingGlobstar(path, mode);
         }
+        if (mode == EXACT && !trailingGlobstar) {
+            // cheap rejection: the last segment of an exact match is matched by the last pattern segment
+            int slash = path.lastIndexOf('/');
+            if (!segs[n - 1].matches(path, slash + 1, path.length())) {
+                return false;
+            }
+        }
         if (n < 64) {
             return runMask(path, mode);
         }

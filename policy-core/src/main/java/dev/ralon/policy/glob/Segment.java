@@ -67,14 +67,24 @@ abstract class Segment {
         private final String[] lit;
         private final CharClass[] cls;
 
+        private final int minChars; // fewest UTF-16 units a match needs
+
         General(byte[] kind, String[] lit, CharClass[] cls) {
             this.kind = kind;
             this.lit = lit;
             this.cls = cls;
+            int min = 0;
+            for (int i = 0; i < kind.length; i++) {
+                min += kind[i] == LIT ? lit[i].length() : kind[i] == STAR ? 0 : 1;
+            }
+            this.minChars = min;
         }
 
         @Override
         boolean matches(String path, int from, int to) {
+            if (to - from < minChars) {
+                return false;
+            }
             final int np = kind.length;
             int pi = 0;
             int ti = from;
@@ -114,6 +124,15 @@ abstract class Segment {
                     return false;
                 }
                 starT += Character.charCount(path.codePointAt(starT));
+                if (starP + 1 < np && kind[starP + 1] == LIT) {
+                    // the star is followed by a literal: jump to its next occurrence (nothing before it can match)
+                    String s = lit[starP + 1];
+                    int at = path.indexOf(s, starT);
+                    if (at < 0 || at > to - s.length()) {
+                        return false;
+                    }
+                    starT = at;
+                }
                 ti = starT;
                 pi = starP + 1;
             }

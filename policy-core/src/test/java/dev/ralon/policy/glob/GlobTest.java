@@ -254,7 +254,7 @@ class GlobTest {
     void equivalentSpellingsAgree() {
         long seed = Long.getLong("ralon.seed", System.nanoTime());
         Random r = new Random(seed);
-        String[] words = {"a", "ab", "a.b", "b", "\u00e9a", "\ud83d\ude00"};
+        String[] words = {"a", "ab", "a.b", "b", "\u00e9a", "\ud83d\ude00", "a\ud83d\ude00b", "aab"};
         for (int i = 0; i < 2000; i++) {
             // a pattern of literals and stars only (fast paths), and the same with one literal as [c] or \c
             StringBuilder fast = new StringBuilder();
@@ -286,10 +286,25 @@ class GlobTest {
                     }
                 });
             }
+            // and with only the last character of each segment as [c]: the general matcher with literal runs
+            StringBuilder mixed = new StringBuilder();
+            for (String seg : fast.toString().split("/")) {
+                if (mixed.length() > 0) {
+                    mixed.append('/');
+                }
+                int lastCp = seg.codePointBefore(seg.length());
+                if (seg.equals("**") || lastCp == '*') {
+                    mixed.append(seg);
+                } else {
+                    mixed.append(seg, 0, seg.length() - Character.charCount(lastCp)).append('[')
+                            .appendCodePoint(lastCp).append(']');
+                }
+            }
             Glob a = g(fast.toString());
             Glob b = g(cls.toString());
             Glob c = g(esc.toString());
             Glob d = g(a.normalized());
+            Glob e = g(mixed.toString());
             for (int j = 0; j < 15; j++) {
                 StringBuilder p = new StringBuilder();
                 int m = 1 + r.nextInt(4);
@@ -308,6 +323,7 @@ class GlobTest {
                 assertEquals(want, b.matchesExactly(path), msg);
                 assertEquals(want, c.matchesExactly(path), msg);
                 assertEquals(want, d.matchesExactly(path), msg);
+                assertEquals(want, e.matchesExactly(path), msg + " / '" + e + "'");
                 assertEquals(a.matches(path), b.matches(path), msg);
                 assertEquals(a.couldMatchBeneath(path), b.couldMatchBeneath(path), msg);
             }
