@@ -1,6 +1,7 @@
 package dev.ralon.enforcer.landlock;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
 import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
@@ -14,6 +15,7 @@ import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 
+import java.lang.ref.Reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -22,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The {@code landlock} backend: the Landlock LSM (Linux 5.13+, ABI 3+ required) restricts the calling thread, and
@@ -115,8 +116,8 @@ public final class LandlockEnforcer implements Enforcer {
         try {
             // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) returns the highest supported ABI
             // (landlock_create_ruleset(2)).
-            long rc = LinuxCalls.libc().syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, null, 0L,
-                LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION);
+            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
+                LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION, 0L);
             if (rc < 0) {
                 int errno = LinuxCalls.errno();
                 if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
@@ -192,7 +193,7 @@ public final class LandlockEnforcer implements Enforcer {
         List<String> warnings = new ArrayList<>(r.warnings());
         if (!r.onTheWay().isEmpty()) {
             warnings.add(0, "nothing can be created, removed or renamed directly in "
-                + r.onTheWay().stream().map(Path::toString).collect(Collectors.joining(", "))
+                + joined(r.onTheWay())
                 + " while the command runs (they lead to protected paths; Landlock cannot grant creation there"
                 + " without granting it for the protected names); e.g. a first build cannot create "
                 + protectedSet.root().resolve("target") + " - create such directories before starting");
@@ -211,6 +212,17 @@ public final class LandlockEnforcer implements Enforcer {
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
             r.refusedPaths());
         return new Plan(name(), steps, r.onTheWay(), warnings, refusals, missing, payload);
+    }
+
+    private static String joined(List<Path> paths) {
+        StringBuilder b = new StringBuilder();
+        for (Path p : paths) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(p);
+        }
+        return b.toString();
     }
 
     private static Path nearestOnTheWay(Path p, List<Path> onTheWay) {
@@ -250,8 +262,7 @@ public final class LandlockEnforcer implements Enforcer {
 
     private static final class Applier {
         private static final int AT_FDCWD = -100;
-        private final LibC libc = LinuxCalls.libc();
-        private final Payload pl;
+            private final Payload pl;
         private final long handled;
         private final int abi;
         private final Map<Path, Integer> dirFds = new HashMap<>();
@@ -266,11 +277,12 @@ public final class LandlockEnforcer implements Enforcer {
 
         void apply() throws EnforcementException {
             try {
-                if (libc.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
+                if (LibC.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
                     throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
                 }
                 Memory attr = LinuxCalls.rulesetAttr(handled, abi);
-                long fd = libc.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, attr, attr.size(), 0L);
+                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(), 0L, 0L);
+                Reference.reachabilityFence(attr); // the address was passed as a number: keep the memory alive
                 if (fd < 0) {
                     throw fail("landlock_create_ruleset", "a ruleset of " + Access.words(handled));
                 }
@@ -279,15 +291,15 @@ public final class LandlockEnforcer implements Enforcer {
                 for (RulePlanner.Rule rule : pl.rules()) {
                     addRule(rule);
                 }
-                if (libc.syscall(LinuxCalls.SYS_LANDLOCK_RESTRICT_SELF, (long) rulesetFd, 0L) != 0) {
+                if (LibC.syscall(LinuxCalls.SYS_LANDLOCK_RESTRICT_SELF, rulesetFd, 0L, 0L, 0L) != 0) {
                     throw fail("landlock_restrict_self", "this thread");
                 }
             } finally {
                 for (int dfd : dirFds.values()) {
-                    libc.close(dfd);
+                    LibC.close(dfd);
                 }
                 if (rulesetFd >= 0) {
-                    libc.close(rulesetFd);
+                    LibC.close(rulesetFd);
                 }
             }
         }
@@ -296,7 +308,7 @@ public final class LandlockEnforcer implements Enforcer {
             for (Path dir : pl.onTheWay()) {
                 Path parent = dir.getParent();
                 int fd = parent == null
-                    ? libc.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
+                    ? LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
                     : openIn(parent, dir, LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
                 if (fd < 0) {
                     throw fail("openat", dir.toString());
@@ -328,7 +340,7 @@ public final class LandlockEnforcer implements Enforcer {
                     }
                     forbidden.put(st.id(), p);
                 } finally {
-                    libc.close(fd);
+                    LibC.close(fd);
                 }
             }
         }
@@ -338,7 +350,7 @@ public final class LandlockEnforcer implements Enforcer {
             if (pfd == null) {
                 return -1;
             }
-            return libc.openat(pfd, LinuxCalls.cString(child.getFileName().toString()), flags);
+            return LibC.openat(pfd, LinuxCalls.cString(child.getFileName().toString()), flags);
         }
 
         private void addRule(RulePlanner.Rule rule) throws EnforcementException {
@@ -347,7 +359,7 @@ public final class LandlockEnforcer implements Enforcer {
             if (p.getParent() == null) {
                 Integer root = dirFds.get(p);
                 if (root == null) {
-                    int fd = libc.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+                    int fd = LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
                     if (fd < 0) {
                         throw fail("openat", "/");
                     }
@@ -378,14 +390,15 @@ public final class LandlockEnforcer implements Enforcer {
                 }
                 add(fd, rights, p);
             } finally {
-                libc.close(fd);
+                LibC.close(fd);
             }
         }
 
         private void add(int fd, long rights, Path p) throws EnforcementException {
             Memory attr = LinuxCalls.pathBeneathAttr(rights, fd);
-            long rc = libc.syscall(LinuxCalls.SYS_LANDLOCK_ADD_RULE, (long) rulesetFd,
-                LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, attr, 0L);
+            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_ADD_RULE, rulesetFd,
+                LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0L);
+            Reference.reachabilityFence(attr);
             if (rc != 0) {
                 throw fail("landlock_add_rule", p.toString());
             }

@@ -1,6 +1,5 @@
 package dev.ralon.enforcer.landlock;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -65,35 +64,39 @@ final class LinuxCalls {
     static final int ELOOP = 40;
     static final int EOPNOTSUPP = 95;
 
-    interface LibC extends Library {
-        long syscall(long number, Object... args);
+    /**
+     * Direct-mapped libc functions (JNA direct mapping: no proxy, no per-call reflection; this is on the startup path
+     * of every sandboxed command). syscall(2) is variadic in C; every argument is passed as a 64-bit long, which is
+     * what the kernel reads on x86_64 and aarch64 (pointers as their address).
+     */
+    static final class LibC {
+        static {
+            Native.register(LibC.class, "c");
+        }
 
-        int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+        private LibC() {
+        }
 
-        int openat(int dirfd, byte[] path, int flags);
+        static native long syscall(long number, long a1, long a2, long a3, long a4);
 
-        int close(int fd);
+        static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
-        int statx(int dirfd, byte[] path, int flags, int mask, byte[] statxbuf);
+        static native int openat(int dirfd, byte[] path, int flags);
 
-        Pointer fdopendir(int fd);
+        static native int close(int fd);
 
-        Pointer readdir64(Pointer dir);
+        static native int statx(int dirfd, byte[] path, int flags, int mask, byte[] statxbuf);
 
-        int closedir(Pointer dir);
+        static native Pointer fdopendir(int fd);
 
-        String strerror(int errnum);
-    }
+        static native Pointer readdir64(Pointer dir);
 
-    private static final class Holder {
-        static final LibC LIBC = Native.load("c", LibC.class);
+        static native int closedir(Pointer dir);
+
+        static native String strerror(int errnum);
     }
 
     private LinuxCalls() {
-    }
-
-    static LibC libc() {
-        return Holder.LIBC;
     }
 
     static int errno() {
@@ -104,7 +107,7 @@ final class LinuxCalls {
     static String describe(int errno) {
         String text;
         try {
-            text = libc().strerror(errno);
+            text = LibC.strerror(errno);
         } catch (RuntimeException | Error e) {
             text = null;
         }
@@ -154,8 +157,25 @@ final class LinuxCalls {
         }
     }
 
-    /** (device, inode): what makes two names the same file. */
-    record Id(long dev, long ino) {
+    /** (device, inode): what makes two names the same file. A plain class: record equality would bootstrap invokedynamic. */
+    static final class Id {
+        final long dev;
+        final long ino;
+
+        Id(long dev, long ino) {
+            this.dev = dev;
+            this.ino = ino;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Id && ((Id) o).dev == dev && ((Id) o).ino == ino;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(dev * 31 + ino);
+        }
     }
 
     private static final byte[] EMPTY = {0};
@@ -169,7 +189,7 @@ final class LinuxCalls {
      */
     static Stat fstat(int fd) {
         byte[] buf = new byte[STATX_SIZE];
-        int rc = libc().statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, buf);
+        int rc = LibC.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, buf);
         if (rc != 0) {
             return null;
         }

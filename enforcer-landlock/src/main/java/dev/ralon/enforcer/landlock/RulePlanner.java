@@ -46,7 +46,6 @@ final class RulePlanner {
                   Set<Path> refusedPaths, int symlinksSkipped) {
     }
 
-    private final LibC libc = LinuxCalls.libc();
     private final Map<Path, Integer> dirFds = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<String> refusals = new ArrayList<>();
@@ -73,7 +72,8 @@ final class RulePlanner {
             protectedByPath.put(p, pp);
             boolean exists = pp.kind() != ProtectedPath.Kind.MISSING;
             for (Path a = p.getParent(); a != null; a = a.getParent()) {
-                ancestors.merge(a, exists, Boolean::logicalOr);
+                Boolean before = ancestors.get(a);
+                ancestors.put(a, exists || (before != null && before));
             }
         }
         Set<Id> forbidden = new HashSet<>();
@@ -89,8 +89,8 @@ final class RulePlanner {
                 continue;
             }
             int fd = parent == null
-                ? libc.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
-                : libc.openat(dirFds.get(parent), name(dir), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+                ? LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
+                : LibC.openat(dirFds.get(parent), name(dir), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 unreachable.add(dir);
@@ -127,7 +127,7 @@ final class RulePlanner {
                 }
                 continue;
             }
-            int fd = libc.openat(parentFd, name(p), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+            int fd = LibC.openat(parentFd, name(p), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 if (pp.kind() != ProtectedPath.Kind.MISSING) {
@@ -152,7 +152,7 @@ final class RulePlanner {
                         + " the way stay writable (Landlock rules follow paths); remove the extra links or protect them");
                 }
             } finally {
-                libc.close(fd);
+                LibC.close(fd);
             }
         }
 
@@ -168,7 +168,7 @@ final class RulePlanner {
                 if (onTheWaySet.contains(child) || protectedByPath.containsKey(child)) {
                     continue;
                 }
-                int fd = libc.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
                 if (fd < 0) {
                     int errno = LinuxCalls.errno();
                     if (errno != LinuxCalls.ENOENT) {
@@ -204,7 +204,7 @@ final class RulePlanner {
                     long rights = st.isDirectory() ? handled : handled & Access.FILE_RIGHTS;
                     rules.add(new Rule(child, rights, st.isDirectory()));
                 } finally {
-                    libc.close(fd);
+                    LibC.close(fd);
                 }
             }
         }
@@ -214,23 +214,23 @@ final class RulePlanner {
     /** The entry names of a directory on the way, sorted; a directory that cannot be listed is warned about. */
     private List<String> list(Path dir, int pathFd) {
         TreeSet<String> names = new TreeSet<>();
-        int fd = libc.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+        int fd = LibC.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
         if (fd < 0) {
             warnings.add("cannot list " + dir + " (openat: " + LinuxCalls.describe(LinuxCalls.errno())
                 + "): none of its other entries gets a rule, so they stay read-only");
             return List.of();
         }
-        Pointer d = libc.fdopendir(fd);
+        Pointer d = LibC.fdopendir(fd);
         if (d == null) {
             warnings.add("cannot list " + dir + " (fdopendir: " + LinuxCalls.describe(LinuxCalls.errno())
                 + "): none of its other entries gets a rule, so they stay read-only");
-            libc.close(fd);
+            LibC.close(fd);
             return List.of();
         }
         try {
             while (true) {
                 com.sun.jna.Native.setLastError(0);
-                Pointer ent = libc.readdir64(d);
+                Pointer ent = LibC.readdir64(d);
                 if (ent == null) {
                     int errno = LinuxCalls.errno();
                     if (errno != 0) {
@@ -248,7 +248,7 @@ final class RulePlanner {
                 }
             }
         } finally {
-            libc.closedir(d); // closes fd too
+            LibC.closedir(d); // closes fd too
         }
         return new ArrayList<>(names);
     }
@@ -259,7 +259,7 @@ final class RulePlanner {
 
     private void closeAll() {
         for (int fd : dirFds.values()) {
-            libc.close(fd);
+            LibC.close(fd);
         }
         dirFds.clear();
     }

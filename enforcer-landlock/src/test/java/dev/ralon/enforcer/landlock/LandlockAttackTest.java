@@ -72,9 +72,9 @@ class LandlockAttackTest {
         blocked("dd-notrunc", "modify-content", "echo pwned | dd of=f-dd conv=notrunc", "f-dd"),
         blocked("cp-over", "modify-content", "cp src/evil f-cp", "f-cp"),
         blocked("sed-i", "modify-content", "sed -i s/original/pwned/ f-sed", "f-sed"),
-        blocked("hardlink-then-write", "modify-content", "ln f-hardlink src/hl; echo pwned > src/hl", "f-hardlink"),
-        blocked("hardlink-samedir-then-write", "modify-content", "ln f-hardlink2 hl2; echo pwned > hl2", "f-hardlink2"),
-        blocked("symlink-then-write", "modify-content", "ln -s ../f-symlink src/sl; echo pwned > src/sl", "f-symlink"),
+        blocked("hardlink-then-write", "modify-content", "ln f-hardlink src/hl && echo pwned > src/hl", "f-hardlink"),
+        blocked("hardlink-samedir-then-write", "modify-content", "ln f-hardlink2 hl2 && echo pwned > hl2", "f-hardlink2"),
+        blocked("symlink-then-write", "modify-content", "ln -s ../f-symlink src/sl && echo pwned > src/sl", "f-symlink"),
         blocked("proc-pid-root", "modify-content",
             "echo pwned > /proc/$OUTSIDE_PID/root$PROJ/f-procroot", "f-procroot"),
         blocked("git-checkout", "modify-content", "cd repo && git checkout -- tracked.txt", "repo/tracked.txt"),
@@ -214,6 +214,9 @@ class LandlockAttackTest {
             String readCopy = readIfExists(proj.resolve("build/read-copy"));
             String expectedCopy = "original f-read\noriginal locked/inner.txt\n";
             Map<String, String> rc = parseResults(out.out());
+            if (Boolean.getBoolean("ralon.test.verbose")) {
+                System.out.println("uid " + uid + (sandboxed ? " sandboxed" : " control") + ":\n" + out.out());
+            }
             String context = "\n--- sandbox output (exit " + out.exit() + ") ---\n" + out.out() + "--- attack log ---\n" + log;
 
             List<DynamicTest> tests = new ArrayList<>();

@@ -26,7 +26,8 @@ import java.util.List;
  * arguments, plans, prepares on the main thread, then execs the command in place with {@link Exec#replaceProcess}.
  *
  * <p>Usage: {@code SandboxMain ROOT PROTECTED... -- /abs/command args...}. Exit 2: enforcement refused or failed;
- * 3: Landlock unavailable. With {@code RALON_TEST_PLAN=1} the plan is printed to stderr first.
+ * 3: Landlock unavailable. With {@code RALON_TEST_PLAN=1} the plan is printed to stderr first; with
+ * {@code RALON_TEST_REMOVE_BEFORE_PREPARE=DIR} that tree is deleted between plan and prepare.
  */
 public final class SandboxMain {
     private SandboxMain() {
@@ -44,7 +45,12 @@ public final class SandboxMain {
             Path p = Path.of(args[i]).toAbsolutePath().normalize();
             paths.add(new ProtectedPath(p, kindOf(p), List.of(args[i] + " (test)")));
         }
-        paths.sort(Comparator.comparing(ProtectedPath::path));
+        paths.sort(new Comparator<ProtectedPath>() { // no lambda: keep the measured startup path free of indy
+            @Override
+            public int compare(ProtectedPath a, ProtectedPath b) {
+                return a.path().compareTo(b.path());
+            }
+        });
         ProtectedSet set = new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of());
         List<String> argv = List.of(Arrays.copyOfRange(args, sep + 1, args.length));
 
@@ -56,13 +62,26 @@ public final class SandboxMain {
         }
         Plan plan = enforcer.plan(set);
         if ("1".equals(System.getenv("RALON_TEST_PLAN"))) {
-            plan.steps().forEach(s -> System.err.println("step: " + s));
-            plan.createRestricted().forEach(p -> System.err.println("create-restricted: " + p));
-            plan.warnings().forEach(w -> System.err.println("warning: " + w));
+            for (Plan.Step s : plan.steps()) {
+                System.err.println("step: " + s);
+            }
+            for (Path p : plan.createRestricted()) {
+                System.err.println("create-restricted: " + p);
+            }
+            for (String w : plan.warnings()) {
+                System.err.println("warning: " + w);
+            }
         }
         if (!plan.enforceable()) {
-            plan.refusals().forEach(r -> System.err.println("refused: " + r));
+            for (String r : plan.refusals()) {
+                System.err.println("refused: " + r);
+            }
             System.exit(2);
+        }
+        String removeBeforePrepare = System.getenv("RALON_TEST_REMOVE_BEFORE_PREPARE");
+        if (removeBeforePrepare != null) {
+            // Test hook: the file system changes between plan and prepare; prepare must fail closed.
+            Files.walk(Path.of(removeBeforePrepare)).sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
         Command command = new Command(Path.of(argv.get(0)), argv, System.getenv(), Path.of("").toAbsolutePath());
         try {
