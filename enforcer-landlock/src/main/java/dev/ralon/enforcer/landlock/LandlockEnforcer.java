@@ -190,25 +190,20 @@ public final class LandlockEnforcer implements Enforcer {
         steps.add(new Plan.Step("landlock-restrict-self", null, "enforce on this thread; the command exec'd on it and"
             + " everything it spawns inherit the restriction"));
 
-        List<String> warnings = new ArrayList<>(r.warnings());
+        List<String> warnings = new ArrayList<>();
         if (!r.onTheWay().isEmpty()) {
-            warnings.add(0, "nothing can be created, removed or renamed directly in "
-                + joined(r.onTheWay())
-                + " while the command runs (they lead to protected paths; Landlock cannot grant creation there"
-                + " without granting it for the protected names); e.g. a first build cannot create "
-                + protectedSet.root().resolve("target") + " - create such directories before starting");
-            warnings.add("entries that other programs create in those directories while the command runs are"
-                + " read-only to it");
+            // The one cost of this backend (DESIGN-NOTES §2): say it in plain words, with the most common victim.
+            warnings.add("nothing can be created, removed or renamed directly in " + joined(r.onTheWay())
+                + " while the command runs (Landlock side effect: they lead to protected paths); e.g. a first build"
+                + " cannot create " + protectedSet.root().resolve("target") + ": create such directories before starting");
         }
+        warnings.addAll(r.warnings());
         for (ProtectedPath pp : protectedSet.paths()) {
             if (pp.kind() == ProtectedPath.Kind.MISSING) {
                 warnings.add(pp.path() + " does not exist: creating it is refused, as is creating any other entry in "
                     + nearestOnTheWay(pp.path(), r.onTheWay()));
             }
         }
-        warnings.add("moving or linking a file between a directory on the way and anywhere else fails (EACCES or"
-            + " EXDEV); between two unprotected directories it works");
-        warnings.add("Landlock does not restrict chmod, chown, utime or extended attributes of protected paths");
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
             r.refusedPaths());
         return new Plan(name(), steps, r.onTheWay(), warnings, refusals, missing, payload);

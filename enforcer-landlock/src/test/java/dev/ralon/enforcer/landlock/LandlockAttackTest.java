@@ -77,6 +77,9 @@ class LandlockAttackTest {
         blocked("symlink-then-write", "modify-content", "ln -s ../f-symlink src/sl && echo pwned > src/sl", "f-symlink"),
         blocked("proc-pid-root", "modify-content",
             "echo pwned > /proc/$OUTSIDE_PID/root$PROJ/f-procroot", "f-procroot"),
+        blocked("proc-self-root", "modify-content", "echo pwned > /proc/self/root$PROJ/f-procself", "f-procself"),
+        blocked("create-via-symlinked-dir", "create-restricted", "ln -s .. src/up && echo pwned > src/up/via-link",
+            "via-link"),
         blocked("git-checkout", "modify-content", "cd repo && git checkout -- tracked.txt", "repo/tracked.txt"),
         blocked("agent-lock-rewrite", "modify-content", "printf 'version: 1\\nprotect: []\\n' > agent.lock", "agent.lock"),
         blocked("rm", "delete", "rm -f f-rm", "f-rm"),
@@ -148,7 +151,7 @@ class LandlockAttackTest {
 
     private static final List<String> PROTECTED = List.of(
         "agent.lock", "f-write", "f-append", "f-otrunc", "f-truncate", "f-dd", "f-cp", "f-sed", "f-hardlink",
-        "f-hardlink2", "f-symlink", "f-procroot", "repo/tracked.txt", "f-rm", "link-prot", "f-mvaway", "f-mvaway2",
+        "f-hardlink2", "f-symlink", "f-procroot", "f-procself", "repo/tracked.txt", "f-rm", "link-prot", "f-mvaway", "f-mvaway2",
         "f-mvover", "f-atomic", "f-atomic2", "locked", "secret.env", "f-jtruncate", "f-jotrunc", "f-jftruncate",
         "f-procfd", "f-mmap", "f-mmap2", "f-mmap3", "f-jlink", "f-exchange", "f-exchange2", "f-read", "f-chmod",
         "f-touch", "deep/a/b/conf.yml");

@@ -136,7 +136,6 @@ class LandlockPlanTest {
         assertTrue(warnings.contains(proj.resolve("gone/secret") + " does not exist"), warnings);
         assertTrue(warnings.contains("nothing can be created, removed or renamed directly in"), warnings);
         assertTrue(warnings.contains(proj.resolve("target").toString()), "the first-build example: " + warnings);
-        assertTrue(warnings.contains("chmod"), warnings);
     }
 
     @Test
@@ -185,8 +184,9 @@ class LandlockPlanTest {
 
         assertEquals(2, out.exit(), out.out());
         assertFalse(Files.exists(marker), "the command must not run when prepare fails");
-        String line = out.out().strip();
-        assertFalse(line.contains("\n"), "one line: " + line);
+        List<String> lines = out.out().strip().lines().filter(l -> !l.startsWith("WARNING: ")).toList();
+        assertEquals(1, lines.size(), "one line: " + out.out());
+        String line = lines.get(0);
         assertEquals("ralon: landlock: openat failed for " + proj.resolve("deep")
             + ": No such file or directory (errno 2)", line);
     }

@@ -125,6 +125,7 @@ final class Sandboxes {
         List<String> cmd = new ArrayList<>();
         cmd.add(java());
         cmd.add("-XX:-UsePerfData");
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // JDK 22+ warns about JNA's System.load otherwise
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Xshare:auto");
