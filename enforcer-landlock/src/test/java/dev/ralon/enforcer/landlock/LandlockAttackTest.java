@@ -113,6 +113,7 @@ class LandlockAttackTest {
         blocked("j-mmap-rdwr-fd", "modify-content", null, "f-mmap2"),
         blocked("j-filechannel-map", "modify-content", null, "f-mmap3"),
         blocked("j-link-then-write", "modify-content", null, "f-jlink"),
+        blocked("j-open-by-handle", "modify-content", null, "f-handle"),
         blocked("j-exchange-sibling", "rename-over", null, "f-exchange"),
         blocked("j-exchange-samedir", "rename-over", null, "f-exchange2"),
         blocked("j-exchange-ancestor", "ancestor-rename", null, "deep"),
@@ -153,7 +154,7 @@ class LandlockAttackTest {
         "agent.lock", "f-write", "f-append", "f-otrunc", "f-truncate", "f-dd", "f-cp", "f-sed", "f-hardlink",
         "f-hardlink2", "f-symlink", "f-procroot", "f-procself", "repo/tracked.txt", "f-rm", "link-prot", "f-mvaway", "f-mvaway2",
         "f-mvover", "f-atomic", "f-atomic2", "locked", "secret.env", "f-jtruncate", "f-jotrunc", "f-jftruncate",
-        "f-procfd", "f-mmap", "f-mmap2", "f-mmap3", "f-jlink", "f-exchange", "f-exchange2", "f-read", "f-chmod",
+        "f-procfd", "f-handle", "f-mmap", "f-mmap2", "f-mmap3", "f-jlink", "f-exchange", "f-exchange2", "f-read", "f-chmod",
         "f-touch", "deep/a/b/conf.yml");
 
     @TestFactory
