@@ -130,6 +130,8 @@ class LandlockAttackTest {
             List.of("build/git-status.out"), Expect.WORKS, true),
         new Attack("ok-mv-between-unprotected-dirs", "works", "mv src/movable build/movable",
             List.of("src/movable", "build/movable"), Expect.WORKS, true),
+        new Attack("ok-ln-between-unprotected-dirs", "works", "ln src/evil-ln build/evil-ln",
+            List.of("build/evil-ln"), Expect.WORKS, true),
         new Attack("ok-rm-in-unprotected-dir", "works", "rm src/evil-rm", List.of("src/evil-rm"), Expect.WORKS, true),
         // documented limits
         new Attack("limit-mkdir-in-project-root", "create-restricted", "mkdir target", List.of("target"),
@@ -340,7 +342,7 @@ class LandlockAttackTest {
         }
         write(proj.resolve("deep/a/b/conf.yml"), "conf: original\n");
         write(proj.resolve("deep/a/sibling.txt"), "sibling\n");
-        for (String f : List.of("evil", "evil2", "evil3", "evil4", "evil5", "evil-lock", "evil-x", "movable", "evil-rm")) {
+        for (String f : List.of("evil", "evil2", "evil3", "evil4", "evil5", "evil-lock", "evil-x", "movable", "evil-rm", "evil-ln")) {
             write(proj.resolve("src").resolve(f), "pwned " + f + "\n");
         }
         Files.createDirectories(proj.resolve("src/fake-deep"));
