@@ -141,6 +141,10 @@ public final class LandlockEnforcer implements Enforcer {
         if (abi == -LinuxCalls.ENOSYS) {
             return "use a kernel built with CONFIG_SECURITY_LANDLOCK (Linux 6.2 or later) and landlock in lsm=";
         }
+        if (abi == -LinuxCalls.EPERM) {
+            return "a seccomp filter (a container runtime's, for example) may block the Landlock system calls: allow"
+                + " landlock_create_ruleset, landlock_add_rule and landlock_restrict_self";
+        }
         if (abi == -LinuxCalls.EOPNOTSUPP) {
             return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current list) and reboot";
         }
@@ -173,7 +177,8 @@ public final class LandlockEnforcer implements Enforcer {
         List<Plan.Step> steps = new ArrayList<>();
         steps.add(new Plan.Step("no-new-privs", null, "prctl(PR_SET_NO_NEW_PRIVS): no set-uid gain, required by Landlock"));
         steps.add(new Plan.Step("landlock-ruleset", null, "handle " + Long.bitCount(handled)
-            + " filesystem rights (Landlock ABI " + Math.max(abi, 1) + "): " + Access.words(handled)
+            + " filesystem rights (" + (abi > 0 ? "Landlock ABI " + abi : "Landlock unavailable, shown for ABI 1") + "): "
+            + Access.words(handled)
             + "; network and scopes are not handled"));
         String fullDir = "full access: " + Access.words(handled);
         String fullFile = "full access: " + Access.words(handled & Access.FILE_RIGHTS);
@@ -195,7 +200,8 @@ public final class LandlockEnforcer implements Enforcer {
             // The one cost of this backend (DESIGN-NOTES §2): say it in plain words, with the most common victim.
             warnings.add("nothing can be created, removed or renamed directly in " + joined(r.onTheWay())
                 + " while the command runs (Landlock side effect: they lead to protected paths); e.g. a first build"
-                + " cannot create " + protectedSet.root().resolve("target") + ": create such directories before starting");
+                + " cannot create " + protectedSet.root().resolve("target") + " if it does not exist yet: create such"
+                + " directories before starting");
         }
         warnings.addAll(r.warnings());
         for (ProtectedPath pp : protectedSet.paths()) {
@@ -340,10 +346,11 @@ public final class LandlockEnforcer implements Enforcer {
             }
         }
 
-        private int openIn(Path parent, Path child, int flags) {
+        private int openIn(Path parent, Path child, int flags) throws EnforcementException {
             Integer pfd = dirFds.get(parent);
             if (pfd == null) {
-                return -1;
+                throw new EnforcementException("landlock: cannot open " + child + ": its directory " + parent
+                    + " was not opened");
             }
             return LibC.openat(pfd, LinuxCalls.cString(child.getFileName().toString()), flags);
         }

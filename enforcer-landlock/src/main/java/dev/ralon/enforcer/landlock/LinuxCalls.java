@@ -57,6 +57,7 @@ final class LinuxCalls {
     static final int STATX_SIZE = 256;
 
     // errno values (asm-generic/errno-base.h, asm-generic/errno.h; same on x86_64 and aarch64)
+    static final int EPERM = 1;
     static final int ENOENT = 2;
     static final int EACCES = 13;
     static final int ENOTDIR = 20;
