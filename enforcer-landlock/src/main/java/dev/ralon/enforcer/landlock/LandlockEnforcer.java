@@ -52,6 +52,9 @@ public final class LandlockEnforcer implements Enforcer {
         Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
         Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING));
 
+    /** {@link #abi()} when this is not Linux or libc cannot be reached through JNA. */
+    static final int NOT_USABLE = -100_000;
+
     private static volatile Integer cachedAbi;
     private static volatile String cachedAbiError;
 
@@ -78,9 +81,13 @@ public final class LandlockEnforcer implements Enforcer {
 
     @Override
     public Probe probe() {
-        int abi = abi();
+        return probeFor(abi());
+    }
+
+    /** The probe for a kernel answering {@code abi} (see {@link #abi()}). */
+    static Probe probeFor(int abi) {
         if (abi < 0) {
-            return Probe.unavailable(cachedAbiError, fixFor(abi));
+            return Probe.unavailable(reasonFor(abi), fixFor(abi));
         }
         if (abi < MIN_ABI) {
             return Probe.unavailable("Landlock ABI " + abi + " is too old: truncation can only be denied from ABI 3"
@@ -92,7 +99,8 @@ public final class LandlockEnforcer implements Enforcer {
 
     /**
      * The ABI version the kernel reports, or a negative errno when Landlock cannot be used: -ENOSYS (no Landlock in
-     * this kernel), -EOPNOTSUPP (built in, not enabled at boot), -1 when not Linux or libc cannot be reached.
+     * this kernel), -EOPNOTSUPP (built in, not enabled at boot), another -errno (e.g. -EPERM from a seccomp filter),
+     * or {@link #NOT_USABLE} when this is not Linux or libc cannot be reached.
      */
     static int abi() {
         Integer a = cachedAbi;
@@ -110,7 +118,7 @@ public final class LandlockEnforcer implements Enforcer {
     private static void probeAbi() {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
             cachedAbiError = "Landlock is a Linux feature; this is " + System.getProperty("os.name");
-            cachedAbi = -1;
+            cachedAbi = NOT_USABLE;
             return;
         }
         try {
@@ -118,23 +126,25 @@ public final class LandlockEnforcer implements Enforcer {
             // (landlock_create_ruleset(2)).
             long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
                 LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION, 0L);
-            if (rc < 0) {
-                int errno = LinuxCalls.errno();
-                if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
-                    cachedAbiError = "Landlock is not enabled: add landlock to the lsm= boot parameter"
-                        + " (landlock_create_ruleset: " + LinuxCalls.describe(errno) + ")";
-                } else {
-                    cachedAbiError = "Landlock cannot be used: landlock_create_ruleset: " + LinuxCalls.describe(errno);
-                }
-                cachedAbi = -errno;
-                return;
-            }
             cachedAbiError = null;
-            cachedAbi = (int) rc;
+            cachedAbi = rc < 0 ? -LinuxCalls.errno() : (int) rc;
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             cachedAbiError = "cannot call libc through JNA: " + firstLine(e.getMessage());
-            cachedAbi = -1;
+            cachedAbi = NOT_USABLE;
         }
+    }
+
+    /** Why Landlock cannot be used, for a negative {@link #abi()}. */
+    static String reasonFor(int abi) {
+        if (abi == NOT_USABLE) {
+            return cachedAbiError == null ? "Landlock cannot be used here" : cachedAbiError;
+        }
+        int errno = -abi;
+        if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
+            return "Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset: "
+                + LinuxCalls.describe(errno) + ")";
+        }
+        return "Landlock cannot be used: landlock_create_ruleset: " + LinuxCalls.describe(errno);
     }
 
     private static String fixFor(int abi) {
@@ -153,18 +163,22 @@ public final class LandlockEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        int abi = abi();
+        return plan(protectedSet, abi());
+    }
+
+    /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */
+    Plan plan(ProtectedSet protectedSet, int abi) {
         List<String> refusals = new ArrayList<>();
         Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
         if (abi < 0) {
-            refusals.add(cachedAbiError);
+            refusals.add(reasonFor(abi));
             missing.addAll(GUARANTEES);
         } else if (abi < MIN_ABI) {
             refusals.add("Landlock ABI " + abi + " cannot deny truncation (needs ABI 3, Linux 6.2): truncate(2),"
                 + " ftruncate(2) and O_TRUNC would empty protected files");
             missing.add(Guarantee.MODIFY_CONTENT);
         }
-        if (abi == -1 && cachedAbiError != null && cachedAbiError.startsWith("cannot call libc")) {
+        if (abi == NOT_USABLE) {
             return new Plan(name(), List.of(), List.of(), List.of(), refusals, missing, null);
         }
         long handled = Access.handledFor(Math.max(abi, 1));
@@ -254,7 +268,7 @@ public final class LandlockEnforcer implements Enforcer {
         Payload pl = (Payload) plan.payload();
         int abi = abi();
         if (abi < 1) {
-            throw new EnforcementException(cachedAbiError);
+            throw new EnforcementException(reasonFor(abi));
         }
         long handled = pl.handled() & Access.handledFor(abi);
         new Applier(pl, handled, abi).apply();

@@ -64,6 +64,48 @@ class LandlockPlanTest {
     }
 
     @Test
+    void probeSaysWhyAndWhatWouldFixIt() {
+        assertTrue(LandlockEnforcer.probeFor(3).available());
+        assertEquals("Landlock ABI 7 (16 filesystem rights handled)", LandlockEnforcer.probeFor(7).detail());
+        var old = LandlockEnforcer.probeFor(2);
+        assertFalse(old.available());
+        assertTrue(old.detail().contains("truncation") && old.detail().contains("ABI 3"), old.detail());
+        var disabled = LandlockEnforcer.probeFor(-95); // EOPNOTSUPP: built in, not enabled at boot
+        assertFalse(disabled.available());
+        assertEquals("Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset:"
+            + " Operation not supported (errno 95))", disabled.detail());
+        assertTrue(disabled.fix().contains("lsm="), disabled.fix());
+        var missing = LandlockEnforcer.probeFor(-38); // ENOSYS: not in this kernel
+        assertTrue(missing.detail().startsWith("Landlock is not enabled: add landlock to the lsm= boot parameter"));
+        assertTrue(missing.fix().contains("CONFIG_SECURITY_LANDLOCK"), missing.fix());
+        var seccomp = LandlockEnforcer.probeFor(-1); // EPERM: e.g. a container's seccomp filter
+        assertTrue(seccomp.detail().contains("Operation not permitted"), seccomp.detail());
+        assertTrue(seccomp.fix().contains("seccomp"), seccomp.fix());
+    }
+
+    @Test
+    void refusesBelowAbi3AndWithoutLandlock() throws IOException {
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        ProtectedSet set = set(proj, Map.of("agent.lock", ProtectedPath.Kind.FILE));
+        LandlockEnforcer e = new LandlockEnforcer();
+
+        Plan abi2 = e.plan(set, 2);
+        assertFalse(abi2.enforceable());
+        assertEquals(1, abi2.refusals().size());
+        assertTrue(abi2.refusals().get(0).contains("cannot deny truncation"), abi2.refusals().get(0));
+        assertEquals(Set.of(Guarantee.MODIFY_CONTENT), abi2.missing());
+        assertTrue(abi2.steps().get(1).detail().startsWith("handle 14 filesystem rights (Landlock ABI 2)"),
+            abi2.steps().get(1).detail());
+
+        Plan none = e.plan(set, -95);
+        assertFalse(none.enforceable());
+        assertTrue(none.refusals().get(0).startsWith("Landlock is not enabled"), none.refusals().get(0));
+        assertEquals(e.guarantees(), none.missing());
+    }
+
+    @Test
     void handlesEveryFilesystemRightOfEachAbi() {
         assertEquals(13, Long.bitCount(Access.handledFor(1)));
         assertEquals(14, Long.bitCount(Access.handledFor(2)));
