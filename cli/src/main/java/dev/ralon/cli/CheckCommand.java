@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,42 +87,7 @@ final class CheckCommand implements Callable<Integer> {
         if (all.isEmpty() && !stdin) {
             return list(policy, out);
         }
-        boolean any = false;
-        List<Object> results = new ArrayList<>();
-        for (String p : all) {
-            Path path;
-            try {
-                path = Path.of(p);
-            } catch (InvalidPathException e) {
-                throw CliException.error("not a valid path: " + Ralon.oneLine(p));
-            }
-            List<Rule> rules = policy.check(path);
-            any |= !rules.isEmpty();
-            if (json) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("path", p);
-                r.put("protected", !rules.isEmpty());
-                r.put("rules", rulesJson(rules));
-                results.add(r);
-            } else if (!rules.isEmpty()) {
-                if (explain) {
-                    out.print(p + ": protected by " + describe(policy, rules));
-                } else {
-                    out.print(p);
-                }
-                out.print(nul ? "\0" : "\n");
-            }
-        }
-        if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("policy", policy.file().toString());
-            doc.put("root", policy.root().toString());
-            doc.put("anyProtected", any);
-            doc.put("results", results);
-            out.println(Json.write(doc));
-        }
-        out.flush();
-        return any ? ExitCodes.PROTECTED : ExitCodes.OK;
+        return FastCheck.checkPaths(policy, all, out, explain, json, nul);
     }
 
     private int changes(Policy policy, PrintWriter out) {
