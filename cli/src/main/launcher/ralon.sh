@@ -7,7 +7,49 @@
 # jna.platform.library.path: otherwise JNA forks `/sbin/ldconfig -p` at every start to build a search path it does not
 # need (only libc is used). --enable-native-access: JDK 22+ warns about JNA's native access without it; JDK 17 accepts
 # the flag.
+# -Xlog:disable -Xlog:all=warning:stderr: JVM warnings go to stderr, never into output a script reads (stdout).
 if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; else j=java; fi
 # The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
-exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$0" dev.ralon.cli.Main "$@"
+# Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
+# on first use for this executable and this java, then mapped at every start (about half the start-up time).
+# It lives in $XDG_CACHE_HOME/ralon (or ~/.cache/ralon), under a path made of the build id, this file's absolute path
+# and the java's path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
+# is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
+# makes a new one. RALON_CDS=0 turns this off. Only shell built-ins run here on the usual path (no fork).
+self=$0
+case $self in ./*) self=${self#./} ;; esac
+case $self in /*) ;; *) self=$PWD/$self ;; esac
+cds=
+if [ "${RALON_CDS:-1}" != 0 ]; then
+  case $j in
+    */*) jp=$j ;;
+    *) jp=; oldifs=$IFS; IFS=:
+       for d in $PATH; do if [ -x "$d/$j" ]; then jp=$d/$j; break; fi; done
+       IFS=$oldifs ;;
+  esac
+  if [ -n "$XDG_CACHE_HOME" ]; then c=$XDG_CACHE_HOME/ralon; elif [ -n "$HOME" ]; then c=$HOME/.cache/ralon; else c=; fi
+  case "$c|$self|$jp" in
+    /*"|"/*"|"/*) case "$c$self$jp" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) c= ;; esac ;; # plain absolute paths only
+    *) c= ;;
+  esac
+  if [ -n "$c" ]; then
+    a="$c/cds/@BUILD_ID@$self$jp.jsa"
+    if [ -f "$a" ]; then
+      cds="-XX:SharedArchiveFile=$a -Dralon.cds.archive=$a"
+    elif mkdir -p "${a%/*}" 2>/dev/null; then
+      find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
+      if mkdir "$a.lock" 2>/dev/null; then
+        # Detached (double fork, own session, no inherited stdio): neither the command `ralon run` becomes nor a
+        # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete.
+        ( setsid sh -c '
+            "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
+                 -Djna.platform.library.path=/lib:/usr/lib -cp "$3" dev.ralon.cli.Train \
+            && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" -cp "$3" \
+            && mv -f "$2.$$" "$2"
+            rm -f "$2.lst.$$" "$2.$$"; rmdir "$2.lock"' sh "$j" "$a" "$self" </dev/null >/dev/null 2>&1 & )
+      fi
+    fi
+  fi
+fi
+exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Main "$@"

@@ -8,11 +8,29 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        forgetRejectedArchive();
         // `ralon check PATH...` is called before every write an agent makes: it skips picocli (FastCheck's contract).
         int code = FastCheck.applies(args)
                 ? FastCheck.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
                 : Ralon.execute(args);
         System.out.flush();
         System.exit(code);
+    }
+
+    /**
+     * The launcher names its class-data-sharing archive in {@code ralon.cds.archive} when it passes one. If the JVM
+     * did not map it (it was made by another JDK build, is corrupt, or the jar changed: HotSpot then runs without
+     * sharing and {@code java.vm.info} lacks "sharing"), delete it, so the next start makes a fresh one instead of
+     * paying for a useless archive forever. Failure to delete changes nothing else.
+     */
+    static void forgetRejectedArchive() {
+        String archive = System.getProperty("ralon.cds.archive");
+        if (archive != null && !System.getProperty("java.vm.info", "").contains("sharing")) {
+            try {
+                java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(archive));
+            } catch (java.io.IOException | RuntimeException e) {
+                // not ours to report: the run itself is unaffected
+            }
+        }
     }
 }

@@ -1,0 +1,64 @@
+package dev.ralon.cli;
+
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicyDiscovery;
+import dev.ralon.policy.PolicyLoader;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Training run for the class-data-sharing archive the launcher builds in the background (cli/src/main/launcher/ralon.sh,
+ * docs/performance.md): runs the common commands once on a throw-away project, output discarded, so that the JVM's
+ * class list ({@code -XX:DumpLoadedClassList}) holds the classes a real start needs. Starts no command, changes
+ * nothing outside its temporary directory, always exits 0.
+ */
+final class Train {
+    private Train() {
+    }
+
+    public static void main(String[] args) throws IOException, dev.ralon.policy.PolicyException {
+        Path dir = Files.createTempDirectory("ralon-train");
+        try {
+            Files.writeString(dir.resolve(PolicyDiscovery.FILE_NAME),
+                    "version: 1\nprotect:\n  - \"**/*.json\"\n  - pom.xml\n  - config/\n");
+            Files.createDirectories(dir.resolve("config"));
+            Files.createDirectories(dir.resolve("src/a"));
+            Files.writeString(dir.resolve("pom.xml"), "x");
+            Files.writeString(dir.resolve("src/a/b.json"), "{}");
+            Files.writeString(dir.resolve("src/a/c.java"), "x");
+            PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
+            Path lock = dir.resolve(PolicyDiscovery.FILE_NAME);
+            Policy policy = PolicyLoader.load(PolicyDiscovery.find(dir).orElseThrow());
+            FastCheck.applies(new String[] {"check", "x"});
+            FastCheck.checkPaths(policy, List.of(dir.resolve("pom.xml").toString(), dir.resolve("src/a/c.java").toString()),
+                    none, false, false, false);
+            String p = lock.toString();
+            for (List<String> a : List.of(
+                    List.of("check", "--policy", p),
+                    List.of("check", "--explain", "--policy", p, dir.resolve("pom.xml").toString()),
+                    List.of("status", "--policy", p),
+                    List.of("run", "--dry-run", "--backend", "landlock", "--policy", p, "--", "true"),
+                    List.of("run", "--dry-run", "--backend", "mount", "--policy", p, "--", "true"),
+                    List.of("run", "--dry-run", "--policy", p, "--", "true"),
+                    List.of("--help"))) {
+                try {
+                    Ralon.execute(a.toArray(String[]::new), none, none);
+                } catch (RuntimeException e) {
+                    // training only: a command that fails here still loaded its classes
+                }
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+        System.exit(0);
+    }
+}
