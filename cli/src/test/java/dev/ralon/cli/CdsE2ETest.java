@@ -1,0 +1,131 @@
+package dev.ralon.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The launcher's class-data-sharing archive (ralon.sh): made in the background on first use, mapped afterwards, and a
+ * corrupt or foreign archive never changes a run's output or exit code and is replaced.
+ */
+class CdsE2ETest {
+    @TempDir
+    Path dir;
+
+    record Result(int exit, String out, String err) {
+    }
+
+    Result ralon(Map<String, String> env, String... args) throws Exception {
+        String exe = System.getProperty("ralon.executable");
+        if (exe == null) {
+            fail("system property ralon.executable is not set: run through Maven (mvn verify)");
+        }
+        List<String> cmd = new ArrayList<>(List.of(exe));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.resolve("p").toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().remove("RALON_CDS");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("did not finish: " + List.of(args));
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    Optional<Path> archive(Path cache) throws Exception {
+        if (!Files.isDirectory(cache)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> s = Files.walk(cache)) {
+            return s.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst();
+        }
+    }
+
+    Path awaitArchive(Path cache) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (System.nanoTime() < end) {
+            Optional<Path> a = archive(cache);
+            if (a.isPresent()) {
+                return a.get();
+            }
+            Thread.sleep(200);
+        }
+        return fail("no archive was made under " + cache + " within 180 s");
+    }
+
+    @Test
+    void archiveIsMadeUsedAndACorruptOneNeverChangesARun() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path cache = dir.resolve("cache");
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        Result first = ralon(env, "check", "pom.xml");
+        assertEquals(new Result(1, "pom.xml\n", ""), first);
+        Path a = awaitArchive(cache);
+        assertTrue(a.startsWith(cache.resolve("ralon/cds")), a.toString());
+
+        Map<String, String> logged = Map.of("XDG_CACHE_HOME", cache.toString(),
+                "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Xlog:cds=info:stderr -Xlog:class+path=info:stderr");
+        Result shared = ralon(logged, "check", "pom.xml");
+        assertEquals(1, shared.exit());
+        assertTrue(shared.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
+                "the archive is not used: " + shared.err().lines().filter(l -> !l.contains("class,load")).toList());
+
+        Files.write(a, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt: not a CDS archive
+        assertEquals(new Result(1, "pom.xml\n", ""), ralon(env, "check", "pom.xml"));
+        assertFalse(Files.exists(a), "a rejected archive must be deleted so that a new one is made");
+        assertEquals(new Result(0, "", ""), ralon(env, "check", "src/x.java"));
+        awaitArchive(cache);
+
+        Result off = ralon(Map.of("XDG_CACHE_HOME", dir.resolve("cache-off").toString(), "RALON_CDS", "0"), "check", "pom.xml");
+        assertEquals(new Result(1, "pom.xml\n", ""), off);
+        Thread.sleep(500);
+        assertFalse(Files.exists(dir.resolve("cache-off")), "RALON_CDS=0 must not make an archive");
+    }
+
+    @Test
+    void foreignArchiveIsIgnoredSilentlyAndReplaced() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path cache = dir.resolve("cache");
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        ralon(env, "check", "pom.xml");
+        Path a = awaitArchive(cache);
+        // a valid archive of the same JDK that records another class path (a copy of the executable elsewhere):
+        // HotSpot must refuse it for this executable
+        Path copy = Files.copy(Path.of(System.getProperty("ralon.executable")), dir.resolve("other-ralon"));
+        Files.delete(a);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path list = dir.resolve("classes.lst");
+        for (List<String> step : List.of(
+                List.of(java, "-Xshare:off", "-XX:DumpLoadedClassList=" + list, "-cp", copy.toString(), "dev.ralon.cli.Train"),
+                List.of(java, "-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + a,
+                        "-cp", copy.toString()))) {
+            Process p = new ProcessBuilder(step).redirectErrorStream(true).redirectOutput(dir.resolve("dump.log").toFile()).start();
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, Files.readString(dir.resolve("dump.log")));
+        }
+        assertTrue(Files.size(a) > 1_000_000, "dump made no archive");
+        assertEquals(new Result(1, "pom.xml\n", ""), ralon(env, "check", "pom.xml"));
+        assertFalse(Files.exists(a), "a foreign archive must be deleted so that a new one is made");
+        assertEquals(new Result(0, "", ""), ralon(env, "check", "x.java"));
+        awaitArchive(cache);
+    }
+}
