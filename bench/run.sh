@@ -1,0 +1,116 @@
+#!/bin/sh
+# Times whole ralon processes side by side with anchors measured in the same run (this machine may be shared: compare
+# ratios, not milliseconds), and writes a markdown results table.
+#
+#   bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N]
+#
+# Builds (if missing) cli/target/ralon and bench/target/benchmarks.jar, then fixtures in a temporary directory:
+#   small/       a project with a 3-pattern agent.lock (the check and run start-up cases)
+#   tree/        N files (default 100,000) at generated monorepo paths, the 12-pattern corpus agent.lock, a git index
+#   protected/   10,000 protected files (data/**/*.json, 100 per directory) + a fully protected vendor/ directory
+# Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
+# skipped with a note if absent); `git ls-files` on the same tree.
+# Needs hyperfine (Debian: apt-get install -y hyperfine). --smoke: 1,000-file tree, 100 protected files, 3 runs:
+# checks that the script works, measures nothing worth keeping.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out="$here/results.md"
+files=100000
+prot=10000
+runs=20
+smoke=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --smoke) smoke=1; files=1000; prot=100; runs=3 ;;
+    --out) out=$2; shift ;;
+    --files) files=$2; shift ;;
+    --protected) prot=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    *) echo "usage: bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N]" >&2; exit 2 ;;
+  esac
+  shift
+done
+if ! command -v hyperfine >/dev/null 2>&1; then
+  echo "bench/run.sh: hyperfine is not installed; on Debian/Ubuntu: apt-get install -y hyperfine" >&2
+  exit 2
+fi
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+ralon="$top/cli/target/ralon"
+jar="$here/target/benchmarks.jar"
+if [ ! -x "$ralon" ] || [ ! -f "$jar" ]; then
+  (cd "$top" && mvn -B -q install -DskipTests -pl cli,bench -am)
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/ralon-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+echo "fixtures in $work ..." >&2
+mkdir -p "$work/hello" "$work/small/src" "$work/small/secrets"
+cat > "$work/hello/Hello.java" <<'J'
+public class Hello { public static void main(String[] a) { System.out.println("hello"); } }
+J
+"${java}c" -d "$work/hello" "$work/hello/Hello.java"
+printf 'version: 1\nprotect:\n  - "**/*.json"\n  - pom.xml\n  - secrets/\n' > "$work/small/agent.lock"
+: > "$work/small/pom.xml"; : > "$work/small/src/a.java"
+"$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/tree" "$files"
+"$java" -cp "$jar" dev.ralon.bench.Fixtures protected "$work/protected" "$prot"
+(cd "$work/tree" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
+# the launcher's class-data-sharing archive: made once before timing (a first start builds it in the background)
+(cd "$work/small" && "$ralon" check pom.xml >/dev/null || true)
+i=0; while [ $i -lt 120 ] && [ -z "$(find "${XDG_CACHE_HOME:-$HOME/.cache}/ralon" -name '*.jsa' -newer "$ralon" 2>/dev/null)" ]; do
+  sleep 1; i=$((i + 1)); done
+
+hello="$java -cp $work/hello Hello"
+csv="$work/all.csv"
+: > "$csv"
+group() { # group NAME DIR hyperfine-args...: runs hyperfine in DIR, appends "group,command,mean,stddev" rows
+  name=$1; dir=$2; shift 2
+  (cd "$dir" && hyperfine -N --warmup 3 --runs "$runs" -i --export-csv "$work/g.csv" "$@" >&2)
+  tail -n +2 "$work/g.csv" | awk -F, -v g="$name" '{ printf "%s,%s,%.6f,%.6f\n", g, $1, $2, $3 }' >> "$csv"
+}
+group start "$work/small" "$hello" "$ralon check src/a.java" "$ralon check pom.xml" \
+  "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true" \
+  "env RALON_CDS=0 $ralon check src/a.java" "env RALON_CDS=0 $ralon run --backend landlock -- true"
+bwrap_note=
+if command -v bwrap >/dev/null 2>&1; then
+  group start "$work/small" "bwrap --ro-bind / / true"
+else
+  bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
+fi
+group tree "$work/tree" "git ls-files" "$ralon check" "$hello"
+group protected "$work/protected" "$hello" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true"
+(cd "$work/protected" && "$ralon" run --dry-run --backend mount -- true > "$work/plan-mount.txt" 2>&1 || true)
+(cd "$work/protected" && "$ralon" run --dry-run --backend landlock -- true > "$work/plan-landlock.txt" 2>&1 || true)
+
+{
+  echo "# ralon benchmark results"
+  echo
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -sr); nproc: $(nproc); load at start of write-up: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- java: $("$java" -version 2>&1 | head -n 1); hyperfine $(hyperfine --version | cut -d' ' -f2); runs per command: $runs (warm-up 3)"
+  echo "- tree: $files files; protected project: $prot protected files + $((prot / 10)) in a protected vendor/"
+  [ "$smoke" = 1 ] && echo "- SMOKE RUN: fixtures are small and runs few; these numbers are not results"
+  [ -n "$bwrap_note" ] && echo "- $bwrap_note"
+  echo
+  echo "| group | command | mean (ms) | ± σ (ms) | × hello-world | × git ls-files |"
+  echo "|---|---|---:|---:|---:|---:|"
+  awk -F, -v hello="$hello" '
+    { g[NR]=$1; c[NR]=$2; m[NR]=$3; s[NR]=$4; if ($2 == hello) h[$1]=$3; if ($2 == "git ls-files") gl[$1]=$3 }
+    END { for (i = 1; i <= NR; i++) {
+            hr = (g[i] in h) ? sprintf("%.2f", m[i] / h[g[i]]) : ""
+            gr = (g[i] in gl) ? sprintf("%.2f", m[i] / gl[g[i]]) : ""
+            cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
+            printf "| %s | `%s` | %.1f | %.1f | %s | %s |\n", g[i], cmd, m[i] * 1000, s[i] * 1000, hr, gr } }' "$csv"
+  echo
+  echo "Plan for the protected project (mount): $(grep -c '' "$work/plan-mount.txt") lines of \`ralon run --dry-run\`; first lines:"
+  echo
+  echo '```'
+  head -n 12 "$work/plan-mount.txt"
+  echo '```'
+  echo
+  echo "Plan (landlock), first lines:"
+  echo
+  echo '```'
+  head -n 12 "$work/plan-landlock.txt"
+  echo '```'
+} > "$out"
+echo "results written to $out" >&2
