@@ -13,14 +13,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code ralon check PATH...} without picocli: the hook agents call before every write, so its start-up matters
- * (picocli's class loading, old-format bytecode verification and annotation reflection cost more than the check
- * itself; see docs/performance.md).
+ * The two commands on every agent's hot path without picocli: {@code ralon check PATH...} (called before every write)
+ * and {@code ralon run [--backend NAME] -- CMD...} (starts every session). picocli's class loading, old-format bytecode
+ * verification and annotation reflection cost more than the work itself (docs/performance.md).
  *
- * <p>Contract: {@link #applies} accepts only argument lists that picocli would parse as {@code check} with plain
- * positional paths and no option: {@code check} followed by at least one path, none empty, none starting with
- * {@code -} (an option, or {@code --}) or {@code @} (picocli's argument files). For those, {@link #run} gives the same
- * output, error lines and exit code as {@code CheckCommand} (both use {@link #checkPaths}); everything else
+ * <p>Contract: {@link #applies} accepts only argument lists that picocli parses unambiguously the same way:
+ * {@code check} followed by at least one path, none empty, none starting with {@code -} (an option, or {@code --}) or
+ * {@code @} (picocli's argument files); or {@code run}, optionally {@code --backend NAME} (NAME not empty, not starting
+ * with {@code -} or {@code @}), then {@code --}, then at least one argument, none starting with {@code @}. For those,
+ * {@link #run} gives the same output, error lines and exit code as picocli would: check uses the same
+ * {@link #checkPaths}, run the same {@code RunCommand} object with its fields set as picocli sets them. Everything else
  * goes through picocli.
  */
 final class FastCheck {
@@ -28,6 +30,9 @@ final class FastCheck {
     }
 
     static boolean applies(String[] args) {
+        if (args.length >= 3 && "run".equals(args[0])) {
+            return runCommandStart(args) > 0;
+        }
         if (args.length < 2 || !"check".equals(args[0])) {
             return false;
         }
@@ -40,8 +45,42 @@ final class FastCheck {
         return true;
     }
 
+    /** For {@code run}: the index of the command's first argument, or -1 if the form is not the one accepted. */
+    private static int runCommandStart(String[] args) {
+        int i = 1;
+        if ("--backend".equals(args[i])) {
+            if (args.length < 5 || !plain(args[i + 1])) {
+                return -1;
+            }
+            i += 2;
+        }
+        if (!"--".equals(args[i]) || i + 1 >= args.length) {
+            return -1;
+        }
+        for (int k = i + 1; k < args.length; k++) {
+            if (args[k].startsWith("@")) {
+                return -1;
+            }
+        }
+        return i + 1;
+    }
+
+    private static boolean plain(String a) {
+        return !a.isEmpty() && a.charAt(0) != '-' && a.charAt(0) != '@';
+    }
+
     static int run(String[] args, PrintWriter out, PrintWriter err) {
         try {
+            if ("run".equals(args[0])) {
+                RunCommand run = new RunCommand();
+                run.policyOption = new PolicyOption();
+                run.backend = "--backend".equals(args[1]) ? args[2] : null;
+                int start = runCommandStart(args);
+                run.command = new ArrayList<>(Arrays.asList(args).subList(start, args.length));
+                run.fastOut = out;
+                run.fastErr = err;
+                return run.call();
+            }
             Policy policy = new PolicyOption().load();
             List<String> paths = Arrays.asList(args).subList(1, args.length);
             return checkPaths(policy, paths, out, false, false, false);
@@ -49,7 +88,7 @@ final class FastCheck {
             err.println("ralon: " + oneLine(e.getMessage()));
             err.flush();
             return e.exitCode();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | java.io.IOException e) {
             if (System.getenv("RALON_DEBUG") != null) {
                 e.printStackTrace(err);
             }

@@ -9,7 +9,8 @@ public final class Main {
 
     public static void main(String[] args) {
         forgetRejectedArchive();
-        // `ralon check PATH...` is called before every write an agent makes: it skips picocli (FastCheck's contract).
+        // `ralon check PATH...` (before every write of an agent) and `ralon run [--backend NAME] -- CMD` (every session)
+        // skip picocli: FastCheck's contract says for which exact argument forms.
         int code = FastCheck.applies(args)
                 ? FastCheck.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
                 : Ralon.execute(args);

@@ -72,10 +72,14 @@ final class RunCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** Set instead of {@link #spec} when run without picocli ({@link FastCheck#run}). */
+    PrintWriter fastOut;
+    PrintWriter fastErr;
+
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = fastOut != null ? fastOut : spec.commandLine().getOut();
+        PrintWriter err = fastErr != null ? fastErr : spec.commandLine().getErr();
         if (command.isEmpty() && !dryRun) {
             throw CliException.error("no command given; usage: ralon run [--backend NAME] -- CMD [ARGS...]");
         }

@@ -85,6 +85,38 @@ class FastCheckE2ETest {
     }
 
     @Test
+    void runSameAnswersAsThePicocliPath() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("r"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n  - missing.txt\n");
+        Files.writeString(project.resolve("pom.xml"), "x");
+        for (List<String> cmd : List.of(
+                List.of("sh", "-c", "echo out; echo err >&2; exit 3"),
+                List.of("sh", "-c", "echo changed > pom.xml"),
+                List.of("no-such-command-anywhere"),
+                List.of("--help"),
+                List.of("-x", "@y"))) {
+            for (String backend : List.of("noop", "landlock", "mount", "no-such-backend")) {
+                List<String> fast = new ArrayList<>(List.of("run", "--backend", backend, "--"));
+                fast.addAll(cmd);
+                List<String> slow = new ArrayList<>(List.of("run", "--backend=" + backend, "--"));
+                slow.addAll(cmd);
+                Result f = ralon(project, Map.of(), fast);
+                Files.writeString(project.resolve("pom.xml"), "x");
+                Result s = ralon(project, Map.of(), slow);
+                Files.writeString(project.resolve("pom.xml"), "x");
+                assertEquals(s, f, "fast and picocli paths differ for " + fast);
+            }
+            List<String> fast = new ArrayList<>(List.of("run", "--"));
+            fast.addAll(cmd);
+            List<String> slow = new ArrayList<>(List.of("run", "--allow-degraded", "--"));
+            slow.addAll(cmd);
+            Files.delete(project.resolve("agent.lock"));
+            assertEquals(ralon(project, Map.of(), slow), ralon(project, Map.of(), fast), "no policy: " + fast);
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n  - missing.txt\n");
+        }
+    }
+
+    @Test
     void fastFormLoadsNoPicocliClassAndTheOtherFormsDo() throws Exception {
         Path project = Files.createDirectories(dir.resolve("p"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
@@ -93,6 +125,9 @@ class FastCheckE2ETest {
         assertEquals(1, fast.exit(), fast.err());
         assertTrue(fast.out().contains("dev.ralon.cli.FastCheck"), "no class-load log: " + fast.err());
         assertFalse(fast.out().contains(" picocli."), "the fast form loaded picocli");
+        Result run = ralon(project, env, List.of("run", "--backend", "noop", "--", "true"));
+        assertEquals(0, run.exit(), run.err());
+        assertFalse(run.out().contains(" picocli."), "the fast run form loaded picocli");
         Result slow = ralon(project, env, List.of("check", "--explain", "pom.xml"));
         assertEquals(1, slow.exit(), slow.err());
         assertTrue(slow.out().contains(" picocli.CommandLine "), "an option must go through picocli");
