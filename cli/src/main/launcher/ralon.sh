@@ -47,7 +47,9 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
                  -Djna.platform.library.path=/lib:/usr/lib -cp "$3" dev.ralon.cli.Train \
             && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" -cp "$3" \
             && mv -f "$2.$$" "$2"
-            rm -f "$2.lst.$$" "$2.$$"; rmdir "$2.lock"' sh "$j" "$a" "$self" </dev/null >/dev/null 2>&1 & )
+            rm -f "$2.lst.$$" "$2.$$"; rmdir "$2.lock"
+            find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
+            sh "$j" "$a" "$self" "$c/cds" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi
     fi
   fi

@@ -37,6 +37,11 @@ final class Train {
             Path lock = dir.resolve(PolicyDiscovery.FILE_NAME);
             Policy policy = PolicyLoader.load(PolicyDiscovery.find(dir).orElseThrow());
             FastCheck.applies(new String[] {"check", "x"});
+            try {
+                new PolicyOption().load(); // discovery from the working directory (links its lambda); read-only
+            } catch (CliException e) {
+                // no policy there: the classes are loaded all the same
+            }
             FastCheck.checkPaths(policy, List.of(dir.resolve("pom.xml").toString(), dir.resolve("src/a/c.java").toString()),
                     none, false, false, false);
             String p = lock.toString();
