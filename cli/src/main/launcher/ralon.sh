@@ -7,7 +7,10 @@
 # jna.platform.library.path: otherwise JNA forks `/sbin/ldconfig -p` at every start to build a search path it does not
 # need (only libc is used). --enable-native-access: JDK 22+ warns about JNA's native access without it; JDK 17 accepts
 # the flag.
-# -Xlog:disable -Xlog:all=warning:stderr: JVM warnings go to stderr, never into output a script reads (stdout).
+# -Xlog:disable -Xlog:all=warning:stderr: JVM warnings go to stderr, never into output a script reads (stdout);
+# -Xlog:cds*=off:stderr: nor does the JVM's report of an archive it could not use (JDK 25 prints it at error level):
+# the archive is an optimisation, and the run without it is complete (the same options must be given when the archive
+# is dumped: JDK 25 compares --enable-native-access and reports the difference).
 if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; else j=java; fi
 # The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
@@ -44,8 +47,9 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
         # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete.
         ( setsid sh -c '
             "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
-                 -Djna.platform.library.path=/lib:/usr/lib -cp "$3" dev.ralon.cli.Train \
-            && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" -cp "$3" \
+                 -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
+            && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
+                 --enable-native-access=ALL-UNNAMED -cp "$3" \
             && mv -f "$2.$$" "$2"
             rm -f "$2.lst.$$" "$2.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
@@ -54,4 +58,4 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
     fi
   fi
 fi
-exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Main "$@"
+exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Main "$@"
