@@ -28,25 +28,31 @@ public final class Corpus {
         "application.yml", "schema.sql", "secret.ts", "Makefile", "main.tf", "util.py", "tsconfig.json", ".env",
         "build.gradle", "Dockerfile", "test_util.py", "config.yaml", "LICENSE"};
 
-    /** {@code n} distinct relative paths (depth 2 to 9), deterministic. */
+    /**
+     * {@code n} distinct relative file paths, deterministic: a directory tree of about n/20 directories (depth up to
+     * 9, grown by adding a child to a random existing directory) with the files spread over it, about 20 per
+     * directory, as in a real repository.
+     */
     public static List<String> paths(int n) {
         Random r = new Random(42);
+        List<String> dirs = new ArrayList<>(List.of(TOP));
+        java.util.Set<String> seen = new java.util.HashSet<>(dirs);
+        int wanted = Math.max(TOP.length, n / 20);
+        while (dirs.size() < wanted) {
+            String parent = dirs.get(r.nextInt(dirs.size()));
+            if (parent.chars().filter(c -> c == '/').count() >= 8) {
+                continue;
+            }
+            String child = parent + "/" + DIRS[r.nextInt(DIRS.length)] + (r.nextInt(3) == 0 ? String.valueOf(r.nextInt(50)) : "");
+            if (seen.add(child)) {
+                dirs.add(child);
+            }
+        }
         java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
         while (out.size() < n) {
-            StringBuilder b = new StringBuilder(TOP[r.nextInt(TOP.length)]);
-            int depth = 1 + r.nextInt(8);
-            for (int d = 0; d < depth; d++) {
-                b.append('/').append(DIRS[r.nextInt(DIRS.length)]);
-                if (r.nextInt(4) == 0) {
-                    b.append(r.nextInt(20));
-                }
-            }
-            b.append('/');
-            if (r.nextInt(3) == 0) {
-                b.append("f").append(r.nextInt(1000)).append('_');
-            }
-            b.append(FILES[r.nextInt(FILES.length)]);
-            out.add(b.toString());
+            String dir = dirs.get(r.nextInt(dirs.size()));
+            String name = (r.nextInt(3) == 0 ? "f" + r.nextInt(1000) + "_" : "") + FILES[r.nextInt(FILES.length)];
+            out.add(dir + "/" + name);
         }
         return new ArrayList<>(out);
     }
