@@ -1,0 +1,67 @@
+package dev.ralon.maven.agentlock;
+
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.Rule;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The check behind {@code agentlock:check}, free of Maven types so it can be tested directly.
+ *
+ * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader} (which stops at the first error, so at most
+ * one policy error is reported per run), expands it against the file system, and returns what to report. It never
+ * logs and never swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException},
+ * I/O faults while walking the tree as {@link IOException}.
+ */
+final class PolicyCheck {
+
+  /** What the check found. {@code failures} empty means the build may go on. */
+  record Result(String summary, List<String> warnings, List<String> failures) {}
+
+  private PolicyCheck() {}
+
+  /**
+   * @param file the agent.lock to check
+   * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
+   * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
+   */
+  static Result run(Path file, boolean failOnUnmatched, List<String> required)
+      throws PolicyException, IOException {
+    Policy policy = PolicyLoader.load(file);
+    Expansion expansion = ProtectedPaths.expand(policy);
+    Path shown = policy.file();
+    List<String> warnings = new ArrayList<>(policy.warnings());
+    for (String w : expansion.warnings()) {
+      if (!warnings.contains(w)) {
+        warnings.add(w);
+      }
+    }
+    List<String> failures = new ArrayList<>();
+    for (Rule rule : expansion.unmatched()) {
+      if (rule.implicit()) {
+        continue;
+      }
+      String msg = shown + ":" + rule.line() + ":" + rule.column() + ": pattern \"" + rule.pattern()
+          + "\" matches nothing";
+      (failOnUnmatched ? failures : warnings).add(msg);
+    }
+    for (String path : required) {
+      if (!policy.isProtected(path)) {
+        failures.add(shown + ": required path \"" + path + "\" is not protected (no pattern covers "
+            + policy.root().resolve(path) + ")");
+      }
+    }
+    long explicitRules = policy.rules().stream().filter(r -> !r.implicit()).count();
+    String summary = "agent.lock OK: " + shown + " (" + explicitRules + " pattern" + (explicitRules == 1 ? "" : "s")
+        + ", " + expansion.entries().size() + " protected path" + (expansion.entries().size() == 1 ? "" : "s")
+        + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"
+        + (required.size() == 1 ? "" : "s") + " protected") + ")";
+    return new Result(summary, List.copyOf(warnings), List.copyOf(failures));
+  }
+}
