@@ -1,0 +1,103 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.Rule;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Discovery, probing and choice of backends, and the hand-over from policy-core to the SPI. */
+final class Backends {
+    private Backends() {
+    }
+
+    static Enforcers discover() {
+        return Enforcers.discover(Backends.class.getClassLoader());
+    }
+
+    /** An enforcer with what its probe said. */
+    record Probed(Enforcer enforcer, Probe probe) {
+    }
+
+    /**
+     * The backend {@code run} uses: the pinned one when {@code pinned} is set (refused, exit 2, when unknown or
+     * unavailable), else the available backend of highest rank above 0 (noop is never chosen by itself).
+     */
+    static Probed choose(Enforcers enforcers, String pinned) {
+        if (pinned != null) {
+            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error("unknown backend '" + pinned
+                    + "'; known backends: " + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))));
+            Probe p = safeProbe(e);
+            if (!p.available()) {
+                throw CliException.error("backend " + e.name() + " cannot enforce on this host: " + p.detail()
+                        + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
+            }
+            return new Probed(e, p);
+        }
+        List<String> why = new ArrayList<>();
+        for (Enforcer e : enforcers.all()) {
+            if (e.rank() <= 0) {
+                continue;
+            }
+            Probe p = safeProbe(e);
+            if (p.available()) {
+                return new Probed(e, p);
+            }
+            why.add(e.name() + ": " + p.detail() + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
+        }
+        throw CliException.error("no backend can enforce on this host"
+                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
+                + "; `--backend noop` runs the command unprotected");
+    }
+
+    static Probe safeProbe(Enforcer e) {
+        try {
+            Probe p = e.probe();
+            return p != null ? p : Probe.unavailable("its probe returned nothing", "");
+        } catch (RuntimeException | LinkageError ex) {
+            return Probe.unavailable("its probe failed: " + Ralon.oneLine(String.valueOf(ex.getMessage())), "");
+        }
+    }
+
+    /** Guarantees the backend does not declare, in table order. */
+    static Set<Guarantee> notDeclared(Enforcer e) {
+        Set<Guarantee> all = EnumSet.allOf(Guarantee.class);
+        all.removeAll(e.guarantees());
+        return all;
+    }
+
+    static ProtectedSet toProtectedSet(Expansion expansion) {
+        Policy policy = expansion.policy();
+        String name = policy.file().getFileName().toString();
+        List<ProtectedPath> paths = new ArrayList<>();
+        for (Expansion.Entry e : expansion.entries()) {
+            List<String> reasons = new ArrayList<>();
+            for (Rule r : e.rules()) {
+                reasons.add(r.implicit() ? name + " (the policy file)" : r.pattern() + " (" + name + ":" + r.line() + ")");
+            }
+            if (e.via() != null) {
+                reasons.add("target of protected link " + e.via());
+            }
+            paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
+        }
+        List<String> warnings = new ArrayList<>(expansion.warnings());
+        for (Rule r : expansion.unmatched()) {
+            warnings.add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing that exists");
+        }
+        return new ProtectedSet(policy.root(), policy.file(), paths, warnings);
+    }
+
+    static String guaranteeIds(Set<Guarantee> gs) {
+        return gs.isEmpty() ? "none" : EnumSet.copyOf(gs).stream().map(Guarantee::id).collect(Collectors.joining(", "));
+    }
+}

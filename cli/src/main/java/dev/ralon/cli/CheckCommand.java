@@ -1,0 +1,204 @@
+package dev.ralon.cli;
+
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.Rule;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ralon check}: is a path protected? Exit 1 when any given path is protected, 0 when none is, 2 on error.
+ * Without paths: lists every existing path the policy protects now (exit 0).
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Exit 1 if any PATH is protected (printing each protected one), 0 if none is, 2 on error.",
+                "Without PATH (and without --stdin): list every existing path the policy protects now.",
+                "A path that reaches a protected file through a symbolic link is protected."})
+final class CheckCommand implements Callable<Integer> {
+    /** Most bytes read from stdin with --stdin: a bound, so a runaway producer is an error, not an exhausted heap. */
+    static final int MAX_STDIN = 64 << 20;
+
+    @Mixin
+    PolicyOption policyOption;
+
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Paths, absolute or relative to the working directory.")
+    List<String> paths = new ArrayList<>();
+
+    @Option(names = "--explain", description = "Also print the pattern and line that protect each path.")
+    boolean explain;
+
+    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    boolean json;
+
+    @Option(names = "--stdin", description = "Read paths from standard input, one per line.")
+    boolean stdin;
+
+    @Option(names = "-z", description = "With --stdin, paths are NUL-separated; output paths are NUL-terminated.")
+    boolean nul;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        if (nul && !stdin) {
+            throw CliException.error("-z goes with --stdin");
+        }
+        List<String> all = new ArrayList<>(paths);
+        if (stdin) {
+            all.addAll(readStdin(System.in, nul));
+        }
+        Policy policy = policyOption.load();
+        PrintWriter out = spec.commandLine().getOut();
+        if (all.isEmpty() && !stdin) {
+            return list(policy, out);
+        }
+        boolean any = false;
+        List<Object> results = new ArrayList<>();
+        for (String p : all) {
+            Path path;
+            try {
+                path = Path.of(p);
+            } catch (InvalidPathException e) {
+                throw CliException.error("not a valid path: " + Ralon.oneLine(p));
+            }
+            List<Rule> rules = policy.check(path);
+            any |= !rules.isEmpty();
+            if (json) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("path", p);
+                r.put("protected", !rules.isEmpty());
+                r.put("rules", rulesJson(rules));
+                results.add(r);
+            } else if (!rules.isEmpty()) {
+                if (explain) {
+                    out.print(p + ": protected by " + describe(policy, rules));
+                } else {
+                    out.print(p);
+                }
+                out.print(nul ? "\0" : "\n");
+            }
+        }
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("policy", policy.file().toString());
+            doc.put("root", policy.root().toString());
+            doc.put("anyProtected", any);
+            doc.put("results", results);
+            out.println(Json.write(doc));
+        }
+        out.flush();
+        return any ? ExitCodes.PROTECTED : ExitCodes.OK;
+    }
+
+    private int list(Policy policy, PrintWriter out) throws IOException {
+        Expansion exp = ProtectedPaths.expand(policy);
+        Path cwd = Path.of("").toAbsolutePath();
+        if (json) {
+            List<Object> entries = new ArrayList<>();
+            for (Expansion.Entry e : exp.entries()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("path", e.relPath());
+                m.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+                m.put("rules", rulesJson(e.rules()));
+                if (e.via() != null) {
+                    m.put("via", e.via());
+                }
+                entries.add(m);
+            }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("policy", policy.file().toString());
+            doc.put("root", policy.root().toString());
+            doc.put("protected", entries);
+            doc.put("warnings", exp.warnings());
+            out.println(Json.write(doc));
+        } else {
+            for (Expansion.Entry e : exp.entries()) {
+                String shown = display(cwd, e.path()) + (e.kind() == Expansion.Entry.Kind.DIRECTORY ? "/" : "");
+                if (explain) {
+                    String note = e.kind() == Expansion.Entry.Kind.MISSING ? " (does not exist yet)"
+                            : e.via() != null ? " (target of protected link " + e.via() + ")" : "";
+                    out.println(shown + note + ": protected by " + describe(policy, e.rules()));
+                } else {
+                    out.println(shown);
+                }
+            }
+            for (String w : exp.warnings()) {
+                spec.commandLine().getErr().println("ralon: warning: " + w);
+            }
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    static String display(Path cwd, Path p) {
+        if (p.startsWith(cwd) && !p.equals(cwd)) {
+            return cwd.relativize(p).toString();
+        }
+        return p.toString();
+    }
+
+    static String describe(Policy policy, List<Rule> rules) {
+        String name = policy.file().getFileName().toString();
+        List<String> parts = new ArrayList<>();
+        for (Rule r : rules) {
+            parts.add(r.implicit() ? name + " (the policy file always protects itself)"
+                    : "\"" + r.pattern() + "\" (" + name + ":" + r.line() + ")");
+        }
+        return String.join(", ", parts);
+    }
+
+    static List<Object> rulesJson(List<Rule> rules) {
+        List<Object> out = new ArrayList<>();
+        for (Rule r : rules) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pattern", r.pattern());
+            m.put("line", r.line());
+            m.put("implicit", r.implicit());
+            out.add(m);
+        }
+        return out;
+    }
+
+    static List<String> readStdin(InputStream in, boolean nul) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] chunk = new byte[65536];
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+            buf.write(chunk, 0, n);
+            if (buf.size() > MAX_STDIN) {
+                throw CliException.error("standard input is larger than " + (MAX_STDIN >> 20) + " MiB");
+            }
+        }
+        String text = buf.toString(StandardCharsets.UTF_8);
+        List<String> out = new ArrayList<>();
+        for (String s : text.split(nul ? "\0" : "\n", -1)) {
+            if (!nul && s.endsWith("\r")) {
+                s = s.substring(0, s.length() - 1);
+            }
+            if (!s.isEmpty()) {
+                if (!nul && s.indexOf('\0') >= 0) {
+                    throw CliException.error("standard input contains a NUL byte; use -z for NUL-separated paths");
+                }
+                out.add(s);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.ralon.cli;
+
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * A minimal JSON writer for the CLI's documented output shapes (insertion-ordered maps, lists, strings, numbers,
+ * booleans, null). Hand-written because the only JSON library on the class path (org.json, via everit) does not keep
+ * key order, and stable, readable output matters more here than a dependency.
+ */
+final class Json {
+    private Json() {
+    }
+
+    static String write(Object value) {
+        StringBuilder sb = new StringBuilder();
+        write(sb, value, 0);
+        return sb.toString();
+    }
+
+    private static void write(StringBuilder sb, Object v, int indent) {
+        if (v == null) {
+            sb.append("null");
+        } else if (v instanceof String s) {
+            string(sb, s);
+        } else if (v instanceof Number || v instanceof Boolean) {
+            sb.append(v);
+        } else if (v instanceof Map<?, ?> m) {
+            if (m.isEmpty()) {
+                sb.append("{}");
+                return;
+            }
+            sb.append("{\n");
+            int i = 0;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                pad(sb, indent + 1);
+                string(sb, String.valueOf(e.getKey()));
+                sb.append(": ");
+                write(sb, e.getValue(), indent + 1);
+                sb.append(++i < m.size() ? ",\n" : "\n");
+            }
+            pad(sb, indent);
+            sb.append('}');
+        } else if (v instanceof Collection<?> c) {
+            if (c.isEmpty()) {
+                sb.append("[]");
+                return;
+            }
+            sb.append("[\n");
+            int i = 0;
+            for (Object o : c) {
+                pad(sb, indent + 1);
+                write(sb, o, indent + 1);
+                sb.append(++i < c.size() ? ",\n" : "\n");
+            }
+            pad(sb, indent);
+            sb.append(']');
+        } else {
+            string(sb, String.valueOf(v));
+        }
+    }
+
+    private static void pad(StringBuilder sb, int indent) {
+        sb.append("  ".repeat(indent));
+    }
+
+    private static void string(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
+    }
+}

@@ -1,0 +1,92 @@
+package dev.ralon.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+
+/**
+ * The {@code ralon} command. Exit codes are the same for every subcommand ({@link ExitCodes}); every failure is one
+ * line on stderr starting {@code ralon: }, never a stack trace (set {@code RALON_DEBUG=1} to see one).
+ */
+@Command(name = "ralon", mixinStandardHelpOptions = true, versionProvider = Ralon.Version.class,
+        subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class,
+                CommandLine.HelpCommand.class},
+        description = {"Makes the paths an agent.lock protects read-only to the kernel for an AI coding agent.", ""},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  ralon init                          write a starter agent.lock here",
+                "  ralon status                        the policy, what each pattern matches, the backends",
+                "  ralon check src/auth/login.ts       exit 1 if protected, 0 if not",
+                "  ralon check --explain pom.xml       which pattern (file:line) protects it",
+                "  git diff --name-only | ralon check --stdin",
+                "  ralon run -- claude                 run the agent with the protected paths read-only",
+                "  ralon run --dry-run -- claude       print the plan, start nothing",
+                "",
+                "Exit codes: 0 fine; 1 protected / cannot enforce; 2 error (no policy, bad policy, bad arguments).",
+                "`ralon run` exits with the command's own status once the command has started."})
+final class Ralon implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (init, check, status, run)");
+    }
+
+    static int execute(String[] args) {
+        return execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+    }
+
+    static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Ralon());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // `ralon run claude --resume`: everything from the command name on belongs to the command
+        cl.getSubcommands().get("run").setStopAtPositional(true);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("ralon: " + oneLine(ex.getMessage()) + " (see ralon "
+                    + (ex.getCommandLine() == cl ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)");
+            err.flush();
+            return ExitCodes.ERROR;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            if (ex instanceof CliException ce) {
+                err.println("ralon: " + oneLine(ce.getMessage()));
+                err.flush();
+                return ce.exitCode();
+            }
+            if (System.getenv("RALON_DEBUG") != null) {
+                ex.printStackTrace(err);
+            }
+            err.println("ralon: internal error: " + ex.getClass().getSimpleName() + ": " + oneLine(String.valueOf(ex.getMessage()))
+                    + " (set RALON_DEBUG=1 for details; please report it)");
+            err.flush();
+            return ExitCodes.ERROR;
+        });
+        return cl.execute(args);
+    }
+
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties p = new Properties();
+            try (InputStream in = Ralon.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // fall through to "unknown"
+            }
+            return new String[] {"ralon " + p.getProperty("version", "unknown") + " (agent.lock version 1)"};
+        }
+    }
+}

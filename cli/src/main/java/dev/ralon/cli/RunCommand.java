@@ -1,0 +1,271 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.ProtectedPaths;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ralon run}: becomes the command, with the policy enforced by the chosen backend.
+ *
+ * <p>Contract: the command is started only when the backend is available and its plan is enforceable (or the user
+ * passed {@code --allow-degraded}, and then every refusal and missing guarantee is printed first). On success this
+ * process (same pid) becomes the command through execve, so the command keeps the terminal, the foreground process
+ * group, its exit status and its signals; nothing supervises it. Every refusal is one line and exit 2, with nothing
+ * started.
+ */
+@picocli.CommandLine.Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run CMD with the protected paths read-only to the kernel, in CMD and everything it starts.",
+                "The strongest available backend is used unless --backend names one. Nothing is started when the",
+                "backend cannot enforce the policy (exit 2), unless --allow-degraded is given."})
+final class RunCommand implements Callable<Integer> {
+    /** Environment variable the command sees: the backend's name. */
+    static final String ENV_BACKEND = "RALON_BACKEND";
+    /** Environment variable the command sees: the policy file's absolute path. */
+    static final String ENV_POLICY = "RALON_POLICY";
+
+    @Mixin
+    PolicyOption policyOption;
+
+    @Option(names = "--backend", paramLabel = "NAME", description = "Use this backend (see `ralon status`).")
+    String backend;
+
+    @Option(names = "--dry-run", description = "Print the plan and exit: 0 if it can be enforced, 1 if not.")
+    boolean dryRun;
+
+    @Option(names = "--json", description = "With --dry-run: print the plan as JSON.")
+    boolean json;
+
+    @Option(names = "--allow-degraded", description = "Run even when the backend cannot keep every guarantee it "
+            + "declares for this policy; what is missing is printed before the command starts.")
+    boolean allowDegraded;
+
+    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    List<String> command = new ArrayList<>();
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (command.isEmpty() && !dryRun) {
+            throw CliException.error("no command given; usage: ralon run [--backend NAME] -- CMD [ARGS...]");
+        }
+        if (json && !dryRun) {
+            throw CliException.error("--json goes with --dry-run");
+        }
+        Policy policy = policyOption.load();
+        Expansion expansion = ProtectedPaths.expand(policy);
+        ProtectedSet set = Backends.toProtectedSet(expansion);
+
+        Enforcers enforcers = Backends.discover();
+        for (String problem : enforcers.problems()) {
+            err.println("ralon: warning: " + problem);
+        }
+        Backends.Probed chosen = Backends.choose(enforcers, backend);
+        var enforcer = chosen.enforcer();
+        Plan plan = enforcer.plan(set);
+
+        List<String> refusals = new ArrayList<>(plan.refusals());
+        for (String w : expansion.warnings()) {
+            if (w.startsWith("cannot list ")) {
+                refusals.add(w); // the protected set may be incomplete: never enforce a partial policy silently
+            }
+        }
+        boolean enforceable = refusals.isEmpty();
+
+        if (dryRun) {
+            if (json) {
+                out.println(Json.write(planJson(enforcer, chosen, set, plan, refusals)));
+            } else {
+                printPlan(out, enforcer, chosen, set, plan, refusals);
+            }
+            out.flush();
+            return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
+        }
+
+        for (String w : set.warnings()) {
+            err.println("ralon: warning: " + w);
+        }
+        for (String w : plan.warnings()) {
+            err.println("ralon: warning: " + w);
+        }
+        if (!enforceable) {
+            if (!allowDegraded) {
+                throw CliException.error("backend " + enforcer.name() + " cannot enforce this policy: "
+                        + String.join("; ", refusals) + " (nothing was started; --allow-degraded runs anyway)");
+            }
+            for (String r : refusals) {
+                err.println("ralon: DEGRADED: " + r);
+            }
+            Set<Guarantee> missing = plan.missing().isEmpty() ? enforcer.guarantees() : plan.missing();
+            err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(missing));
+        }
+        if (enforcer.guarantees().isEmpty()) {
+            err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
+        }
+
+        Path cwd = Path.of("").toAbsolutePath();
+        Map<String, String> env = new HashMap<>(System.getenv());
+        Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
+        env.put(ENV_BACKEND, enforcer.name());
+        env.put(ENV_POLICY, policy.file().toString());
+        Launch launch;
+        try {
+            launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
+        } catch (EnforcementException e) {
+            throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        }
+        out.flush();
+        err.flush();
+        try {
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env());
+        } catch (ExecException e) {
+            throw CliException.error(e.getMessage());
+        }
+        throw new IllegalStateException("execve returned");
+    }
+
+    static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
+                          ProtectedSet set, Plan plan, List<String> refusals) {
+        out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
+        out.println("policy: " + set.policyFile());
+        out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
+        out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
+        out.println("protected paths (" + set.paths().size() + "):");
+        for (ProtectedPath p : set.paths()) {
+            out.println("  " + p.path() + "  [" + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
+        }
+        out.println("steps (" + plan.steps().size() + "):");
+        for (Plan.Step s : plan.steps()) {
+            out.println("  " + s);
+        }
+        if (!plan.createRestricted().isEmpty()) {
+            out.println("directories where nothing can be created, removed or renamed while it runs ("
+                    + plan.createRestricted().size() + "):");
+            for (Path d : plan.createRestricted()) {
+                out.println("  " + d);
+            }
+        }
+        List<String> warnings = new ArrayList<>(set.warnings());
+        warnings.addAll(plan.warnings());
+        for (String w : warnings) {
+            out.println("warning: " + w);
+        }
+        for (String r : refusals) {
+            out.println("cannot enforce: " + r);
+        }
+        out.println(refusals.isEmpty() ? "verdict: enforceable" : "verdict: NOT enforceable");
+    }
+
+    static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
+                                        ProtectedSet set, Plan plan, List<String> refusals) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("backend", enforcer.name());
+        doc.put("probe", chosen.probe().detail());
+        doc.put("policy", set.policyFile().toString());
+        doc.put("root", set.root().toString());
+        doc.put("enforceable", refusals.isEmpty());
+        doc.put("guarantees", ids(enforcer.guarantees()));
+        doc.put("notGuaranteed", ids(Backends.notDeclared(enforcer)));
+        doc.put("missing", ids(plan.missing()));
+        List<Object> paths = new ArrayList<>();
+        for (ProtectedPath p : set.paths()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", p.path().toString());
+            m.put("kind", p.kind().name().toLowerCase(Locale.ROOT));
+            m.put("reasons", p.reasons());
+            paths.add(m);
+        }
+        doc.put("protected", paths);
+        List<Object> steps = new ArrayList<>();
+        for (Plan.Step s : plan.steps()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("action", s.action());
+            m.put("path", s.path() == null ? null : s.path().toString());
+            m.put("detail", s.detail());
+            steps.add(m);
+        }
+        doc.put("steps", steps);
+        doc.put("createRestricted", plan.createRestricted().stream().map(Path::toString).toList());
+        List<String> warnings = new ArrayList<>(set.warnings());
+        warnings.addAll(plan.warnings());
+        doc.put("warnings", warnings);
+        doc.put("refusals", refusals);
+        return doc;
+    }
+
+    static List<String> ids(Set<Guarantee> gs) {
+        return gs.isEmpty() ? List.of() : EnumSet.copyOf(gs).stream().map(Guarantee::id).toList();
+    }
+
+    /** execvp-style lookup, done before anything is set up so "not found" is a clean error. */
+    static final class Executables {
+        private Executables() {
+        }
+
+        static Path resolve(String name, String pathVar, Path cwd) {
+            if (name.isEmpty()) {
+                throw CliException.error("empty command name");
+            }
+            if (name.indexOf('/') >= 0) {
+                Path p = cwd.resolve(name).normalize();
+                check(p, name);
+                return p;
+            }
+            String search = pathVar == null ? "/usr/local/bin:/usr/bin:/bin" : pathVar;
+            boolean foundButNotExecutable = false;
+            for (String dir : search.split(":", -1)) {
+                Path p = (dir.isEmpty() ? cwd : cwd.resolve(dir)).resolve(name);
+                if (Files.isRegularFile(p)) {
+                    if (Files.isExecutable(p)) {
+                        return p.toAbsolutePath().normalize();
+                    }
+                    foundButNotExecutable = true;
+                }
+            }
+            throw CliException.error(foundButNotExecutable ? name + ": permission denied (not executable)"
+                    : "command not found: " + name);
+        }
+
+        private static void check(Path p, String name) {
+            if (!Files.exists(p)) {
+                throw CliException.error("command not found: " + name);
+            }
+            if (Files.isDirectory(p)) {
+                throw CliException.error(name + ": is a directory");
+            }
+            if (!Files.isExecutable(p)) {
+                throw CliException.error(name + ": permission denied (not executable)");
+            }
+        }
+    }
+}

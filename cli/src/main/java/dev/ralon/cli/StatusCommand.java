@@ -1,0 +1,170 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.Rule;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ralon status}: the policy in force, what each pattern matches, warnings, the backends this host has, and,
+ * inside an enforced process, whether the boundary is intact.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Show the policy in force, how many existing paths each pattern matches, warnings,",
+                "the backends (available or not, and why; their guarantees) and which one `run` would use.",
+                "Inside `ralon run`, also probe each protected file (open for writing without truncating) to show",
+                "that the boundary is intact."})
+final class StatusCommand implements Callable<Integer> {
+    @Mixin
+    PolicyOption policyOption;
+
+    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    boolean json;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        Policy policy = policyOption.load();
+        Expansion exp = ProtectedPaths.expand(policy);
+        Enforcers enforcers = Backends.discover();
+        List<Backends.Probed> probed = new ArrayList<>();
+        for (Enforcer e : enforcers.all()) {
+            probed.add(new Backends.Probed(e, Backends.safeProbe(e)));
+        }
+        String pick = probed.stream().filter(p -> p.enforcer().rank() > 0 && p.probe().available())
+                .map(p -> p.enforcer().name()).findFirst().orElse(null);
+        String inside = System.getenv(RunCommand.ENV_BACKEND);
+        List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
+
+        List<String> warnings = new ArrayList<>(policy.warnings());
+        String name = policy.file().getFileName().toString();
+        for (Rule r : exp.unmatched()) {
+            warnings.add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing that exists");
+        }
+        warnings.addAll(exp.warnings());
+        warnings.addAll(enforcers.problems());
+
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("policy", policy.file().toString());
+            doc.put("root", policy.root().toString());
+            doc.put("version", policy.version());
+            List<Object> patterns = new ArrayList<>();
+            for (Rule r : policy.rules()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("pattern", r.pattern());
+                m.put("line", r.line());
+                m.put("implicit", r.implicit());
+                m.put("matches", exp.counts().get(r));
+                patterns.add(m);
+            }
+            doc.put("patterns", patterns);
+            doc.put("protectedPaths", exp.entries().size());
+            doc.put("warnings", warnings);
+            List<Object> backends = new ArrayList<>();
+            for (Backends.Probed p : probed) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", p.enforcer().name());
+                m.put("rank", p.enforcer().rank());
+                m.put("available", p.probe().available());
+                m.put("detail", p.probe().detail());
+                m.put("fix", p.probe().fix());
+                m.put("description", p.enforcer().description());
+                m.put("guarantees", RunCommand.ids(p.enforcer().guarantees()));
+                m.put("notGuaranteed", RunCommand.ids(Backends.notDeclared(p.enforcer())));
+                backends.add(m);
+            }
+            doc.put("backends", backends);
+            doc.put("runWouldUse", pick);
+            doc.put("enforcedBy", inside);
+            if (inside != null) {
+                doc.put("boundary", intact);
+            }
+            out.println(Json.write(doc));
+            out.flush();
+            return ExitCodes.OK;
+        }
+
+        out.println("policy: " + policy.file());
+        out.println("protected paths now: " + exp.entries().size() + " (list them with `ralon check`)");
+        out.println();
+        out.println(String.format("  %-6s %7s  %s", "LINE", "MATCHES", "PATTERN"));
+        for (Rule r : policy.rules()) {
+            out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
+                    exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
+        }
+        if (!warnings.isEmpty()) {
+            out.println();
+            for (String w : warnings) {
+                out.println("warning: " + w);
+            }
+        }
+        out.println();
+        out.println("backends:");
+        out.println(String.format("  %-10s %-9s %s", "NAME", "AVAILABLE", "GUARANTEES / WHY NOT"));
+        for (Backends.Probed p : probed) {
+            Probe pr = p.probe();
+            String g = pr.available() ? Backends.guaranteeIds(p.enforcer().guarantees()) : pr.detail()
+                    + (pr.fix().isEmpty() ? "" : "; fix: " + pr.fix());
+            out.println(String.format("  %-10s %-9s %s", p.enforcer().name(), pr.available() ? "yes" : "no", g));
+            if (pr.available() && !Backends.notDeclared(p.enforcer()).isEmpty()) {
+                out.println(String.format("  %-10s %-9s not guaranteed: %s", "", "",
+                        Backends.guaranteeIds(Backends.notDeclared(p.enforcer()))));
+            }
+        }
+        out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
+        if (inside != null) {
+            out.println();
+            out.println("this process runs under ralon (backend " + inside + "); boundary check:");
+            for (Map<String, Object> m : intact) {
+                out.println("  " + m.get("result") + "  " + m.get("path"));
+            }
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    /**
+     * For each protected regular file: open it for writing without O_TRUNC and close it again (no byte changes).
+     * "refused" means the boundary holds for that file; "WRITABLE" means it does not.
+     */
+    static List<Map<String, Object>> probeBoundary(Expansion exp) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Expansion.Entry e : exp.entries()) {
+            if (e.kind() != Expansion.Entry.Kind.FILE) {
+                continue;
+            }
+            String result;
+            try (FileChannel ch = FileChannel.open(e.path(), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                result = "WRITABLE";
+            } catch (IOException | SecurityException ex) {
+                result = "refused";
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", e.relPath());
+            m.put("result", result);
+            out.add(m);
+        }
+        return out;
+    }
+}

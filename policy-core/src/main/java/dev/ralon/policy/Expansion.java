@@ -1,0 +1,36 @@
+package dev.ralon.policy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A policy expanded against the file system: every existing path it protects, plus the literal paths it names that
+ * do not exist yet.
+ *
+ * @param policy    the policy expanded
+ * @param entries   sorted by relative path; a {@link Entry.Kind#DIRECTORY} entry stands for its whole subtree, so
+ *                  nothing beneath it is listed
+ * @param counts    for every rule, how many entries it matched (0 for a rule that matches nothing)
+ * @param unmatched rules that match no existing path (the implicit rule never appears here)
+ * @param warnings  unreadable directories (whose contents could not be checked), links whose targets lie outside the
+ *                  root, slash-less patterns that would only match deeper, a protected .git
+ */
+public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
+                        List<String> warnings) {
+
+    /**
+     * One protected path.
+     *
+     * @param relPath '/'-separated, relative to the root
+     * @param path    absolute
+     * @param kind    what is there (a final symbolic link is not followed)
+     * @param rules   the rules that protect it
+     * @param via     for a path protected because a protected symbolic link points at it: that link's relative path;
+     *                else null
+     */
+    public record Entry(String relPath, Path path, Kind kind, List<Rule> rules, String via) {
+        /** What is at a protected path. */
+        public enum Kind { FILE, DIRECTORY, SYMLINK, OTHER, MISSING }
+    }
+}

@@ -1,0 +1,580 @@
+package dev.ralon.policy;
+
+import dev.ralon.policy.glob.Glob;
+import dev.ralon.policy.glob.PatternException;
+import org.everit.json.schema.Schema;
+import org.everit.json.schema.ValidationException;
+import org.everit.json.schema.loader.SchemaLoader;
+import org.json.JSONArray;
+import org.json.JSONObject;
+import org.json.JSONTokener;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.DocumentStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.NodeEvent;
+import org.yaml.snakeyaml.events.ScalarEvent;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads and validates an agent.lock, stopping at the first error (each error is reported with file, line, column and
+ * a reason in plain words).
+ *
+ * <p>Order of checks: the file is a regular file (never a link, fifo or directory: reading is never attempted on
+ * something that could block); at most {@link #MAX_BYTES}; no NUL byte; valid UTF-8 (a UTF-8 byte-order mark is
+ * skipped); YAML well-formed, one document, no anchors, aliases or explicit tags; no duplicate keys; the shape the
+ * JSON Schema of the spec requires; every pattern valid in the pattern language. Nothing is ever written.
+ */
+public final class PolicyLoader {
+    /** Largest policy file accepted. */
+    public static final int MAX_BYTES = 1 << 20;
+    private static final int MAX_NESTING = 16;
+    private static final String SCHEMA_RESOURCE = "/dev/ralon/spec/v1/agent-lock.schema.json";
+
+    private PolicyLoader() {
+    }
+
+    /** Loads the policy file at {@code file}. */
+    public static Policy load(Path file) throws PolicyException {
+        Path abs = file.toAbsolutePath().normalize();
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(abs, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw new PolicyException(ErrorKind.NOT_FOUND, file, 0, 0, "no such file");
+        } catch (IOException | SecurityException e) {
+            throw new PolicyException(ErrorKind.UNREADABLE, file, 0, 0, "cannot read: " + e.getMessage());
+        }
+        if (attrs.isDirectory()) {
+            throw new PolicyException(ErrorKind.NOT_A_FILE, file, 0, 0, "is a directory, not a policy file");
+        }
+        if (attrs.isSymbolicLink()) {
+            throw new PolicyException(ErrorKind.NOT_A_FILE, file, 0, 0,
+                    "is a symbolic link; the policy must be a regular file so that it can protect itself");
+        }
+        if (!attrs.isRegularFile()) {
+            throw new PolicyException(ErrorKind.NOT_A_FILE, file, 0, 0, "is not a regular file (a fifo, socket or device)");
+        }
+        if (attrs.size() > MAX_BYTES) {
+            throw new PolicyException(ErrorKind.TOO_LARGE, file, 0, 0,
+                    "is " + attrs.size() + " bytes; a policy file may be at most " + MAX_BYTES + " bytes");
+        }
+        byte[] bytes;
+        try (FileChannel ch = FileChannel.open(abs, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer buf = ByteBuffer.allocate(MAX_BYTES + 1);
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // read until EOF or one byte over the limit
+            }
+            if (!buf.hasRemaining()) {
+                throw new PolicyException(ErrorKind.TOO_LARGE, file, 0, 0,
+                        "is larger than " + MAX_BYTES + " bytes, the most a policy file may be");
+            }
+            bytes = new byte[buf.position()];
+            buf.flip().get(bytes);
+        } catch (AccessDeniedException e) {
+            throw new PolicyException(ErrorKind.UNREADABLE, file, 0, 0, "cannot read: permission denied");
+        } catch (IOException e) {
+            throw new PolicyException(ErrorKind.UNREADABLE, file, 0, 0, "cannot read: " + e.getMessage());
+        }
+        Path root = abs.getParent();
+        try {
+            root = root.toRealPath();
+        } catch (IOException e) {
+            // keep the lexical root
+        }
+        return parse(bytes, file, root.resolve(abs.getFileName()), root);
+    }
+
+    /**
+     * Parses policy content as if it were the file {@code file} in directory {@code root}. Used by {@link #load} and by
+     * tools that validate content that is not on disk.
+     */
+    public static Policy parse(byte[] bytes, Path displayFile, Path absoluteFile, Path root) throws PolicyException {
+        String text = decode(bytes, displayFile);
+        Node doc = compose(text, displayFile);
+        if (doc == null) {
+            throw new PolicyException(ErrorKind.SCHEMA, displayFile, 1, 1,
+                    "the policy is empty; it needs at least the line \"version: 1\"");
+        }
+        Map<String, Node> pointers = new HashMap<>();
+        Object json = toJson(doc, "#", pointers, displayFile);
+        validate(json, pointers, displayFile);
+        return build((MappingNode) doc, text, displayFile, absoluteFile, root);
+    }
+
+    private static String decode(byte[] bytes, Path file) throws PolicyException {
+        int start = 0;
+        if (bytes.length >= 2 && ((bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF)
+                || (bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE))) {
+            throw new PolicyException(ErrorKind.ENCODING, file, 0, 0, "is UTF-16 (or UTF-32) encoded; agent.lock must be UTF-8");
+        }
+        if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
+            start = 3;
+        }
+        for (int i = start; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                int[] lc = lineColumnOfByte(bytes, start, i);
+                throw new PolicyException(ErrorKind.BINARY, file, lc[0], lc[1],
+                        "contains a NUL byte: this is a binary file, not a YAML policy");
+            }
+        }
+        CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes, start, bytes.length - start);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = dec.decode(in, out, true);
+        if (r.isError()) {
+            int[] lc = lineColumnOfByte(bytes, start, in.position());
+            throw new PolicyException(ErrorKind.ENCODING, file, lc[0], lc[1], "is not valid UTF-8 (byte 0x"
+                    + String.format("%02X", bytes[in.position()] & 0xff) + ")");
+        }
+        dec.flush(out);
+        return out.flip().toString();
+    }
+
+    private static int[] lineColumnOfByte(byte[] bytes, int start, int index) {
+        int line = 1;
+        int col = 1;
+        for (int i = start; i < index; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+                col = 1;
+            } else if ((bytes[i] & 0xC0) != 0x80) {
+                col++;
+            }
+        }
+        return new int[] {line, col};
+    }
+
+    private static Yaml yaml() {
+        LoaderOptions opts = new LoaderOptions();
+        opts.setAllowDuplicateKeys(false);
+        opts.setMaxAliasesForCollections(0);
+        opts.setAllowRecursiveKeys(false);
+        opts.setNestingDepthLimit(MAX_NESTING);
+        opts.setCodePointLimit(MAX_BYTES);
+        opts.setProcessComments(false);
+        return new Yaml(new SafeConstructor(opts), new Representer(new DumperOptions()), new DumperOptions(), opts,
+                new Resolver());
+    }
+
+    /** One pass over parse events enforcing the YAML subset, then compose to nodes (marks kept). */
+    private static Node compose(String text, Path file) throws PolicyException {
+        Yaml yaml = yaml();
+        try {
+            int documents = 0;
+            for (Event e : yaml.parse(new StringReader(text))) {
+                if (e instanceof DocumentStartEvent && ++documents > 1) {
+                    throw yamlError(file, e.getStartMark(), "more than one YAML document; agent.lock holds exactly one");
+                }
+                if (e instanceof AliasEvent) {
+                    throw yamlError(file, e.getStartMark(), "YAML aliases (*name) are not allowed in agent.lock");
+                }
+                if (e instanceof NodeEvent ne && ne.getAnchor() != null) {
+                    throw yamlError(file, e.getStartMark(), "YAML anchors (&name) are not allowed in agent.lock");
+                }
+                if (e instanceof ScalarEvent se && se.getTag() != null) {
+                    throw yamlError(file, e.getStartMark(), "YAML tags (" + se.getTag() + ") are not allowed in agent.lock");
+                }
+                if (e instanceof CollectionStartEvent ce && ce.getTag() != null && !ce.getImplicit()) {
+                    throw yamlError(file, e.getStartMark(), "YAML tags (" + ce.getTag() + ") are not allowed in agent.lock");
+                }
+            }
+            return yaml.compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() != null ? e.getProblem() : "malformed YAML";
+            if (e.getContext() != null && !problem.contains(e.getContext())) {
+                problem = problem + " (" + e.getContext() + ")";
+            }
+            throw yamlError(file, m, "invalid YAML: " + oneLine(problem));
+        } catch (YAMLException e) {
+            throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: " + oneLine(e.getMessage()));
+        } catch (StackOverflowError e) {
+            throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: nested too deeply");
+        }
+    }
+
+    private static PolicyException yamlError(Path file, Mark m, String reason) {
+        return m == null ? new PolicyException(ErrorKind.YAML, file, 0, 0, reason)
+                : new PolicyException(ErrorKind.YAML, file, m.getLine() + 1, m.getColumn() + 1, reason);
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
+
+    /** Converts the node tree to org.json values, recording each JSON pointer's node; rejects duplicate keys. */
+    private static Object toJson(Node node, String pointer, Map<String, Node> pointers, Path file) throws PolicyException {
+        pointers.put(pointer, node);
+        if (node instanceof MappingNode m) {
+            JSONObject obj = new JSONObject();
+            Map<String, Node> seen = new HashMap<>();
+            for (NodeTuple t : m.getValue()) {
+                Node k = t.getKeyNode();
+                if (!(k instanceof ScalarNode ks)) {
+                    throw at(ErrorKind.SCHEMA, file, k, "a key must be a plain word (\"version\" or \"protect\")");
+                }
+                String key = ks.getValue();
+                Node first = seen.putIfAbsent(key, k);
+                if (first != null) {
+                    throw at(ErrorKind.DUPLICATE_KEY, file, k, "duplicate key \"" + key + "\" (first given on line "
+                            + (first.getStartMark().getLine() + 1) + ")");
+                }
+                String child = pointer + "/" + key.replace("~", "~0").replace("/", "~1");
+                pointers.put(child + "#key", k);
+                obj.put(key, toJson(t.getValueNode(), child, pointers, file));
+            }
+            return obj;
+        }
+        if (node instanceof SequenceNode s) {
+            JSONArray arr = new JSONArray();
+            int i = 0;
+            for (Node item : s.getValue()) {
+                arr.put(toJson(item, pointer + "/" + i++, pointers, file));
+            }
+            return arr;
+        }
+        ScalarNode sc = (ScalarNode) node;
+        Tag tag = sc.getTag();
+        String v = sc.getValue();
+        if (Tag.NULL.equals(tag)) {
+            return JSONObject.NULL;
+        }
+        if (Tag.BOOL.equals(tag)) {
+            return Boolean.valueOf(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes") || v.equalsIgnoreCase("on"));
+        }
+        if (Tag.INT.equals(tag)) {
+            try {
+                return Long.parseLong(v.replace("_", ""));
+            } catch (NumberFormatException e) {
+                return v; // hex, octal, sexagesimal forms: kept as text, so "version" reports a type error
+            }
+        }
+        if (Tag.FLOAT.equals(tag)) {
+            try {
+                return Double.valueOf(v.replace("_", ""));
+            } catch (NumberFormatException e) {
+                return Double.NaN;
+            }
+        }
+        return v;
+    }
+
+    private static volatile Schema schema;
+
+    private static Schema schema() {
+        Schema s = schema;
+        if (s == null) {
+            try (InputStream in = PolicyLoader.class.getResourceAsStream(SCHEMA_RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException("the agent.lock schema is missing from the class path: " + SCHEMA_RESOURCE);
+                }
+                JSONObject raw = new JSONObject(new JSONTokener(in));
+                s = SchemaLoader.builder().schemaJson(raw).draftV7Support().build().load().build();
+                schema = s;
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read the agent.lock schema", e);
+            }
+        }
+        return s;
+    }
+
+    private static void validate(Object json, Map<String, Node> pointers, Path file) throws PolicyException {
+        try {
+            schema().validate(json);
+        } catch (ValidationException e) {
+            ValidationException first = firstLeaf(e, pointers);
+            throw schemaError(first, json, pointers, file);
+        }
+    }
+
+    /** The violation that appears first in the file. */
+    private static ValidationException firstLeaf(ValidationException e, Map<String, Node> pointers) {
+        List<ValidationException> leaves = new ArrayList<>();
+        collectLeaves(e, leaves);
+        ValidationException best = leaves.get(0);
+        int bestPos = Integer.MAX_VALUE;
+        for (ValidationException v : leaves) {
+            Node n = pointers.get(v.getPointerToViolation());
+            int pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
+            if ("additionalProperties".equals(v.getKeyword())) {
+                Node k = pointers.get(v.getPointerToViolation() + "/" + extraKey(v) + "#key");
+                if (k != null) {
+                    pos = k.getStartMark().getIndex();
+                }
+            }
+            if (pos < bestPos) {
+                best = v;
+                bestPos = pos;
+            }
+        }
+        return best;
+    }
+
+    private static void collectLeaves(ValidationException e, List<ValidationException> out) {
+        if (e.getCausingExceptions().isEmpty()) {
+            out.add(e);
+        } else {
+            for (ValidationException c : e.getCausingExceptions()) {
+                collectLeaves(c, out);
+            }
+        }
+    }
+
+    private static String extraKey(ValidationException v) {
+        // everit: "extraneous key [protected] is not permitted"
+        String m = v.getErrorMessage();
+        int a = m.indexOf('[');
+        int b = m.lastIndexOf(']');
+        return a >= 0 && b > a ? m.substring(a + 1, b) : "";
+    }
+
+    private static PolicyException schemaError(ValidationException v, Object json, Map<String, Node> pointers, Path file) {
+        String ptr = v.getPointerToViolation();
+        Node node = pointers.get(ptr);
+        String keyword = String.valueOf(v.getKeyword());
+        String where = describePointer(ptr);
+        switch (keyword) {
+            case "additionalProperties": {
+                String key = extraKey(v);
+                Node k = pointers.get(ptr + "/" + key.replace("~", "~0").replace("/", "~1") + "#key");
+                String hint = suggestion(key);
+                return at(ErrorKind.UNKNOWN_KEY, file, k != null ? k : node, "unknown key \"" + key + "\""
+                        + (hint != null ? " (did you mean \"" + hint + "\"?)" : "")
+                        + "; agent.lock v1 has only \"version\" and \"protect\"");
+            }
+            case "required":
+                return at(ErrorKind.SCHEMA, file, node,
+                        "missing required key \"version\"; agent.lock must say \"version: 1\"");
+            case "const":
+                return at(ErrorKind.SCHEMA, file, node, "unsupported version " + valueText(node)
+                        + "; this is agent.lock version 1, so write \"version: 1\"");
+            case "type": {
+                if (ptr.equals("#")) {
+                    return at(ErrorKind.SCHEMA, file, node,
+                            "agent.lock must be a YAML mapping with the keys \"version\" and \"protect\", found " + kindOf(node));
+                }
+                if (ptr.equals("#/version")) {
+                    return at(ErrorKind.SCHEMA, file, node, "\"version\" must be the number 1, found " + kindOf(node));
+                }
+                if (ptr.equals("#/protect")) {
+                    return at(ErrorKind.SCHEMA, file, node,
+                            "\"protect\" must be a list of patterns (lines starting with \"- \"), found " + kindOf(node));
+                }
+                return at(ErrorKind.SCHEMA, file, node, where + " must be a pattern (a string), found " + kindOf(node)
+                        + (node instanceof ScalarNode ? "; put it in quotes" : ""));
+            }
+            case "minLength":
+                return at(ErrorKind.PATTERN, file, node, "empty pattern; remove the entry or write a path");
+            case "maxLength":
+                return at(ErrorKind.SCHEMA, file, node, where + " is longer than 4096 characters");
+            case "maxItems":
+                return at(ErrorKind.SCHEMA, file, node, "\"protect\" lists more than 10000 patterns");
+            default:
+                return at(ErrorKind.SCHEMA, file, node, where + ": " + oneLine(v.getErrorMessage()));
+        }
+    }
+
+    private static String describePointer(String ptr) {
+        if (ptr.startsWith("#/protect/")) {
+            return "protect entry " + (Integer.parseInt(ptr.substring("#/protect/".length())) + 1);
+        }
+        return ptr.equals("#") ? "the policy" : "\"" + ptr.substring(2) + "\"";
+    }
+
+    private static String kindOf(Node node) {
+        if (node instanceof MappingNode) {
+            return "a mapping";
+        }
+        if (node instanceof SequenceNode) {
+            return "a list";
+        }
+        if (node == null) {
+            return "nothing";
+        }
+        ScalarNode s = (ScalarNode) node;
+        if (Tag.NULL.equals(s.getTag())) {
+            return "nothing (an empty value)";
+        }
+        if (Tag.STR.equals(s.getTag())) {
+            return "the text \"" + abbreviate(s.getValue()) + "\"";
+        }
+        return "the value " + abbreviate(s.getValue());
+    }
+
+    private static String valueText(Node node) {
+        return node instanceof ScalarNode s ? abbreviate(s.getValue()) : kindOf(node);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+    }
+
+    private static String suggestion(String key) {
+        String k = key.toLowerCase(java.util.Locale.ROOT);
+        if (k.startsWith("prot") || k.contains("protect") || distance(k, "protect") <= 3) {
+            return "protect";
+        }
+        if (k.startsWith("ver") || distance(k, "version") <= 3) {
+            return "version";
+        }
+        return null;
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int c = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + c);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    private static PolicyException at(ErrorKind kind, Path file, Node node, String reason) {
+        if (node == null) {
+            return new PolicyException(kind, file, 0, 0, reason);
+        }
+        Mark m = node.getStartMark();
+        return new PolicyException(kind, file, m.getLine() + 1, m.getColumn() + 1, reason);
+    }
+
+    private static Policy build(MappingNode doc, String text, Path displayFile, Path absFile, Path root)
+            throws PolicyException {
+        List<Rule> rules = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        String fileName = absFile.getFileName().toString();
+        try {
+            rules.add(new Rule(Glob.compile(escape(fileName)), 0, 0, true));
+        } catch (PatternException e) {
+            throw new PolicyException(ErrorKind.PATTERN, displayFile, 0, 0,
+                    "the policy file's own name cannot be protected: " + e.reason());
+        }
+        Map<String, Rule> byNormal = new HashMap<>();
+        for (NodeTuple t : doc.getValue()) {
+            String key = ((ScalarNode) t.getKeyNode()).getValue();
+            if (!key.equals("protect")) {
+                continue;
+            }
+            for (Node item : ((SequenceNode) t.getValueNode()).getValue()) {
+                ScalarNode s = (ScalarNode) item;
+                Mark m = s.getStartMark();
+                Glob g;
+                try {
+                    g = Glob.compile(s.getValue());
+                } catch (PatternException e) {
+                    int col = patternColumn(s, text, e.offset());
+                    throw new PolicyException(ErrorKind.PATTERN, displayFile, m.getLine() + 1, col,
+                            "pattern \"" + printable(s.getValue()) + "\": " + e.reason(), e.kind());
+                }
+                Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false);
+                Rule earlier = byNormal.putIfAbsent(g.normalized(), r);
+                if (earlier != null) {
+                    warnings.add(PolicyException.format(displayFile, r.line(), r.column(),
+                            "pattern \"" + r.pattern() + "\" repeats line " + earlier.line()));
+                }
+                rules.add(r);
+            }
+        }
+        return new Policy(absFile, root, 1, rules, warnings);
+    }
+
+    /** Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start. */
+    private static int patternColumn(ScalarNode s, String text, int offset) {
+        Mark start = s.getStartMark();
+        Mark end = s.getEndMark();
+        int base = start.getColumn() + 1;
+        if (start.getLine() != end.getLine()) {
+            return base;
+        }
+        String value = s.getValue();
+        int a = start.getIndex();
+        int b = end.getIndex();
+        if (a < 0 || b > text.length() || a >= b) {
+            return base;
+        }
+        String src = text.substring(a, b);
+        if (src.equals(value)) {
+            return base + offset;
+        }
+        if (src.length() == value.length() + 2 && src.substring(1, src.length() - 1).equals(value)) {
+            return base + 1 + offset;
+        }
+        return base;
+    }
+
+    private static String printable(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length() && sb.length() < 80; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                sb.append(String.format("\\u%04X", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Escapes glob metacharacters so a file name matches only itself. */
+    static String escape(String name) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,246 @@
+package dev.ralon.policy;
+
+import dev.ralon.policy.glob.Glob;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Expands a policy against the file system.
+ *
+ * <p>The walk starts at the policy's root, never follows a symbolic link to a directory, and descends only into
+ * directories beneath which some rule could still match ({@link Glob#couldMatchBeneath}). A directory a rule matches
+ * is one entry standing for its whole subtree: it is not entered. A matched symbolic link is protected as a link; when
+ * its target lies inside the root, the target is protected too (so that writing through the link is refused), and
+ * when it lies outside, a warning says the target is not protected. A literal pattern naming nothing that exists yields
+ * a {@link Expansion.Entry.Kind#MISSING} entry, so backends can refuse its creation.
+ */
+public final class ProtectedPaths {
+    private ProtectedPaths() {
+    }
+
+    public static Expansion expand(Policy policy) throws IOException {
+        Walk w = new Walk(policy);
+        w.walk(policy.root(), "");
+        w.addMissingLiterals();
+        w.addLinkTargets();
+        Expansion e = w.result();
+        adviseFloating(policy, e);
+        adviseGit(e);
+        return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
+                List.copyOf(e.unmatched()), List.copyOf(e.warnings()));
+    }
+
+    /**
+     * A slash-less pattern is anchored at the root (unlike .gitignore). When one matches nothing there but would
+     * match deeper, say so: it is the most common surprise of the language.
+     */
+    private static void adviseFloating(Policy policy, Expansion e) {
+        String name = policy.file().getFileName().toString();
+        for (Rule r : e.unmatched()) {
+            String n = r.glob().normalized();
+            if (n.indexOf('/') >= 0) {
+                continue;
+            }
+            Glob floating;
+            try {
+                floating = Glob.compile("**/" + n);
+            } catch (dev.ralon.policy.glob.PatternException ex) {
+                continue;
+            }
+            Policy probe = new Policy(policy.file(), policy.root(), policy.version(),
+                    List.of(new Rule(floating, r.line(), r.column(), false)), List.of());
+            Walk w = new Walk(probe);
+            w.walk(policy.root(), "");
+            int deeper = w.entries.size();
+            if (deeper > 0) {
+                e.warnings().add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing at the top "
+                        + "level but would match " + deeper + " path" + (deeper == 1 ? "" : "s") + " deeper; patterns are "
+                        + "anchored at the policy's directory, so write \"**/" + n + "\" to protect them anywhere");
+            }
+        }
+    }
+
+    private static void adviseGit(Expansion e) {
+        for (Expansion.Entry entry : e.entries()) {
+            if (entry.relPath().equals(".git") || entry.relPath().startsWith(".git/")) {
+                e.warnings().add("the policy protects " + entry.relPath() + ": git cannot update its index, objects or "
+                        + "refs there, so commit, checkout and even status may fail inside the sandbox");
+                return;
+            }
+        }
+    }
+
+    private static final class Walk {
+        final Policy policy;
+        final List<Rule> rules;
+        final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
+        final List<String> warnings = new ArrayList<>();
+
+        Walk(Policy policy) {
+            this.policy = policy;
+            this.rules = policy.rules();
+        }
+
+        void walk(Path dir, String rel) {
+            List<Rule> live = new ArrayList<>();
+            for (Rule r : rules) {
+                if (r.glob().couldMatchBeneath(rel)) {
+                    live.add(r);
+                }
+            }
+            if (live.isEmpty()) {
+                return;
+            }
+            List<Path> children = new ArrayList<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                for (Path c : ds) {
+                    children.add(c);
+                }
+            } catch (NoSuchFileException e) {
+                return; // removed while walking
+            } catch (IOException | SecurityException e) {
+                warnings.add("cannot list " + dir + " (" + e.getClass().getSimpleName().replace("Exception", "")
+                        + "): protected paths inside it, if any, are not known");
+                return;
+            }
+            children.sort(Comparator.comparing(p -> p.getFileName().toString()));
+            for (Path child : children) {
+                String name = child.getFileName().toString();
+                String childRel = rel.isEmpty() ? name : rel + "/" + name;
+                List<Rule> matched = new ArrayList<>(1);
+                for (Rule r : live) {
+                    if (r.glob().matchesExactly(childRel)) {
+                        matched.add(r);
+                    }
+                }
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (!matched.isEmpty()) {
+                    entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
+                } else if (a.isDirectory()) {
+                    walk(child, childRel);
+                }
+            }
+        }
+
+        void addMissingLiterals() {
+            for (Rule r : rules) {
+                Glob g = r.glob();
+                if (!g.isLiteral()) {
+                    continue;
+                }
+                String rel = g.literalPath();
+                if (covered(rel)) {
+                    continue;
+                }
+                Path p = policy.root().resolve(rel);
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    continue; // exists but not reached: beneath a symbolic link to a directory
+                }
+                entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+            }
+        }
+
+        void addLinkTargets() {
+            List<Expansion.Entry> links = entries.values().stream()
+                    .filter(e -> e.kind() == Expansion.Entry.Kind.SYMLINK).toList();
+            for (Expansion.Entry link : links) {
+                Path target;
+                try {
+                    target = link.path().toRealPath();
+                } catch (IOException e) {
+                    warnings.add("protected link " + link.relPath() + " points to nothing that exists");
+                    continue;
+                }
+                String rel = Paths2.relativeBeneath(policy.root(), target);
+                if (rel == null) {
+                    if (!target.equals(policy.root())) {
+                        warnings.add("protected link " + link.relPath() + " points outside the project, to " + target
+                                + ": the link is protected, its target is not");
+                    }
+                    continue;
+                }
+                if (covered(rel)) {
+                    continue;
+                }
+                try {
+                    BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    entries.put(rel, new Expansion.Entry(rel, target, kindOf(a), link.rules(), link.relPath()));
+                } catch (IOException e) {
+                    // vanished
+                }
+            }
+            // a directory target makes entries beneath it redundant
+            List<String> dirs = entries.values().stream()
+                    .filter(e -> e.kind() == Expansion.Entry.Kind.DIRECTORY).map(Expansion.Entry::relPath).toList();
+            for (String d : dirs) {
+                entries.subMap(d + "/", d + "0").clear(); // '0' follows '/' in code order
+            }
+        }
+
+        /** Whether an existing entry already covers rel (rel itself or a directory above it). */
+        boolean covered(String rel) {
+            if (entries.containsKey(rel)) {
+                return true;
+            }
+            for (int i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+                Expansion.Entry e = entries.get(rel.substring(0, i));
+                if (e != null && e.kind() == Expansion.Entry.Kind.DIRECTORY) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        Expansion result() {
+            Map<Rule, Integer> counts = new LinkedHashMap<>();
+            for (Rule r : rules) {
+                counts.put(r, 0);
+            }
+            for (Expansion.Entry e : entries.values()) {
+                if (e.kind() == Expansion.Entry.Kind.MISSING || e.via() != null) {
+                    continue;
+                }
+                for (Rule r : e.rules()) {
+                    counts.merge(r, 1, Integer::sum);
+                }
+            }
+            List<Rule> unmatched = new ArrayList<>();
+            for (Rule r : policy.declaredRules()) {
+                if (counts.get(r) == 0) {
+                    unmatched.add(r);
+                }
+            }
+            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, new ArrayList<>(warnings));
+        }
+    }
+
+    static Expansion.Entry.Kind kindOf(BasicFileAttributes a) {
+        if (a.isSymbolicLink()) {
+            return Expansion.Entry.Kind.SYMLINK;
+        }
+        if (a.isDirectory()) {
+            return Expansion.Entry.Kind.DIRECTORY;
+        }
+        if (a.isRegularFile()) {
+            return Expansion.Entry.Kind.FILE;
+        }
+        return Expansion.Entry.Kind.OTHER;
+    }
+}
