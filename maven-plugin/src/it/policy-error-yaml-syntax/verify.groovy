@@ -6,8 +6,8 @@ def m = log =~ /(?m)^\[ERROR\] Failed to execute goal dev\.ralon:agentlock-maven
 assert m.find() : 'no file:line:column error line in build.log'
 assert m.group(1) == lock
 assert m.group(2) == '4' : "line: " + m.group(2)
-assert m.group(3) == '3' : "column: " + m.group(3)
-assert m.group(4) =~ /syntax|YAML|yaml/ : "reason: " + m.group(4)
+assert m.group(3) == '2' : "column: " + m.group(3)
+assert m.group(4) =~ /invalid YAML/ : "reason: " + m.group(4)
 assert log.contains('MojoFailureException')
 assert !log.contains('agent.lock OK')
 return true

@@ -153,10 +153,11 @@ public class CheckMojo extends AbstractMojo {
     try {
       result = PolicyCheck.run(file, failOnUnmatched, requiredPaths);
     } catch (PolicyException e) {
+      String msg = PolicyCheck.describe(e, file);
       if (e.isIoFault()) {
-        throw new MojoExecutionException(e.getMessage(), e);
+        throw new MojoExecutionException(msg, e);
       }
-      throw new MojoFailureException(e.getMessage(), e);
+      throw new MojoFailureException(msg, e);
     } catch (IOException e) {
       throw new MojoExecutionException("agent.lock " + file + ": cannot list protected paths: " + e.getMessage(), e);
     }

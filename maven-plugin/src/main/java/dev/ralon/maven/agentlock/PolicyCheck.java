@@ -27,6 +27,22 @@ final class PolicyCheck {
   private PolicyCheck() {}
 
   /**
+   * Formats a policy error as {@code /absolute/agent.lock:line:column: reason} (line and column left out when the
+   * error concerns the whole file). Unlike {@link PolicyException#getMessage()}, which shows the file relative to
+   * the working directory, the path is absolute: in a multi-module build the working directory says nothing.
+   */
+  static String describe(PolicyException e, Path file) {
+    StringBuilder sb = new StringBuilder(file.toAbsolutePath().normalize().toString());
+    if (e.line() > 0) {
+      sb.append(':').append(e.line());
+      if (e.column() > 0) {
+        sb.append(':').append(e.column());
+      }
+    }
+    return sb.append(": ").append(e.reason()).toString();
+  }
+
+  /**
    * @param file the agent.lock to check
    * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
    * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
@@ -35,7 +51,7 @@ final class PolicyCheck {
       throws PolicyException, IOException {
     Policy policy = PolicyLoader.load(file);
     Expansion expansion = ProtectedPaths.expand(policy);
-    Path shown = policy.file();
+    Path shown = file.toAbsolutePath().normalize();
     List<String> warnings = new ArrayList<>(policy.warnings());
     for (String w : expansion.warnings()) {
       if (!warnings.contains(w)) {
@@ -43,10 +59,7 @@ final class PolicyCheck {
       }
     }
     List<String> failures = new ArrayList<>();
-    for (Rule rule : expansion.unmatched()) {
-      if (rule.implicit()) {
-        continue;
-      }
+    for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
       String msg = shown + ":" + rule.line() + ":" + rule.column() + ": pattern \"" + rule.pattern()
           + "\" matches nothing";
       (failOnUnmatched ? failures : warnings).add(msg);
@@ -57,10 +70,10 @@ final class PolicyCheck {
             + policy.root().resolve(path) + ")");
       }
     }
-    long explicitRules = policy.rules().stream().filter(r -> !r.implicit()).count();
-    String summary = "agent.lock OK: " + shown + " (" + explicitRules + " pattern" + (explicitRules == 1 ? "" : "s")
-        + ", " + expansion.entries().size() + " protected path" + (expansion.entries().size() == 1 ? "" : "s")
-        + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"
+    int patterns = policy.declaredRules().size();
+    long onDisk = expansion.entries().stream().filter(e -> e.kind() != Expansion.Entry.Kind.MISSING).count();
+    String summary = "agent.lock OK: " + shown + " (" + patterns + " pattern" + (patterns == 1 ? "" : "s")
+        + ", " + onDisk + " protected path" + (onDisk == 1 ? "" : "s") + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"
         + (required.size() == 1 ? "" : "s") + " protected") + ")";
     return new Result(summary, List.copyOf(warnings), List.copyOf(failures));
   }
