@@ -53,16 +53,28 @@ final class PolicyCheck {
     Expansion expansion = ProtectedPaths.expand(policy);
     Path shown = file.toAbsolutePath().normalize();
     List<String> warnings = new ArrayList<>(policy.warnings());
-    for (String w : expansion.warnings()) {
+    List<String> remarks = new ArrayList<>(expansion.warnings());
+    List<String> failures = new ArrayList<>();
+    String name = policy.file().getFileName().toString();
+    for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
+      // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
+      // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
+      String quoted = "pattern \"" + rule.pattern() + "\"";
+      String prefix = quoted + " (" + name + ":" + rule.line() + ")";
+      String text = quoted + " matches nothing";
+      for (int i = 0; i < remarks.size(); i++) {
+        if (remarks.get(i).startsWith(prefix)) {
+          text = quoted + remarks.remove(i).substring(prefix.length());
+          break;
+        }
+      }
+      String msg = shown + ":" + rule.line() + ":" + rule.column() + ": " + text;
+      (failOnUnmatched ? failures : warnings).add(msg);
+    }
+    for (String w : remarks) {
       if (!warnings.contains(w)) {
         warnings.add(w);
       }
-    }
-    List<String> failures = new ArrayList<>();
-    for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
-      String msg = shown + ":" + rule.line() + ":" + rule.column() + ": pattern \"" + rule.pattern()
-          + "\" matches nothing";
-      (failOnUnmatched ? failures : warnings).add(msg);
     }
     for (String path : required) {
       if (!policy.isProtected(path)) {
