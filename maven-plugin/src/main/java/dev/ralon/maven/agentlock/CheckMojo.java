@@ -26,12 +26,13 @@ import org.apache.maven.project.MavenProject;
  * one of its parents (or the file given by {@code policyFile}). Then:
  * <ul>
  *   <li>a policy error (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fails the build
- *       with {@code file:line:column: reason} — the first error, as {@code ralon check} reports it;</li>
+ *       with {@code file:line:column: reason} — the first error, the one {@code ralon} reports for the file;</li>
  *   <li>a file that cannot be read (a directory, no permission, I/O error) is an execution error;</li>
  *   <li>a pattern that matches nothing on disk is a warning, or a failure with {@code failOnUnmatched};</li>
  *   <li>each {@code required} path the policy does not protect fails the build.</li>
  * </ul>
- * In a multi-module build each agent.lock (with the same settings) is checked and reported once; the other modules
+ *
+ * <p>In a multi-module build each agent.lock (with the same settings) is checked and reported once; the other modules
  * that share it log one line saying so.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VALIDATE, threadSafe = true)
@@ -56,7 +57,10 @@ public class CheckMojo extends AbstractMojo {
   @Parameter(property = "agentlock.onMissing", defaultValue = "warn")
   private String onMissing;
 
-  /** Fail the build when a pattern of agent.lock matches nothing on disk (default: only warn). */
+  /**
+   * Fail the build when a pattern of agent.lock matches nothing on disk (default: only warn). A literal pattern
+   * naming a file that does not exist yet counts as matching nothing.
+   */
   @Parameter(property = "agentlock.failOnUnmatched", defaultValue = "false")
   private boolean failOnUnmatched;
 
