@@ -12,6 +12,7 @@ def cases = [   // module, line, column, reason
   ['dotdot', 3, 5, /"\.\.\/secrets\/key\.pem".*.\.\.. segment/],
   ['negation', 4, 6, /negation is not supported/],
   ['duplicate-key', 4, 1, /duplicate key "version"/],
+  ['invalid-class', 3, 13, /character class that is never closed/],
 ]
 for (c in cases) {
   def (name, line, col, reason) = c
