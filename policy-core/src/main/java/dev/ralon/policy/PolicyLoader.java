@@ -16,6 +16,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.CollectionEndEvent;
 import org.yaml.snakeyaml.events.CollectionStartEvent;
 import org.yaml.snakeyaml.events.DocumentStartEvent;
 import org.yaml.snakeyaml.events.Event;
@@ -202,7 +203,17 @@ public final class PolicyLoader {
         Yaml yaml = yaml();
         try {
             int documents = 0;
+            int depth = 0;
             for (Event e : yaml.parse(new StringReader(text))) {
+                // SnakeYAML's own nesting limit is enforced by its Composer with an exception that has no position;
+                // count here so that the error names the line and column of the collection that is too deep.
+                if (e instanceof CollectionStartEvent && ++depth > MAX_NESTING) {
+                    throw yamlError(file, e.getStartMark(), "lists or mappings nested more than " + MAX_NESTING
+                            + " deep; agent.lock needs only a mapping holding a list of patterns");
+                }
+                if (e instanceof CollectionEndEvent) {
+                    depth--;
+                }
                 if (e instanceof DocumentStartEvent && ++documents > 1) {
                     throw yamlError(file, e.getStartMark(), "more than one YAML document; agent.lock holds exactly one");
                 }
