@@ -557,7 +557,11 @@ public final class PolicyLoader {
         return new Policy(absFile, root, 1, rules, warnings);
     }
 
-    /** Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start. */
+    /**
+     * Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start.
+     * SnakeYAML marks count code points (index and column), the pattern language's offset counts UTF-16 chars: both
+     * are converted to code points, the unit of every column this loader reports.
+     */
     private static int patternColumn(ScalarNode s, String text, int offset) {
         Mark start = s.getStartMark();
         Mark end = s.getEndMark();
@@ -566,17 +570,20 @@ public final class PolicyLoader {
             return base;
         }
         String value = s.getValue();
+        int cpOffset = value.codePointCount(0, Math.min(Math.max(offset, 0), value.length()));
+        int total = text.codePointCount(0, text.length());
         int a = start.getIndex();
         int b = end.getIndex();
-        if (a < 0 || b > text.length() || a >= b) {
+        if (a < 0 || b > total || a >= b) {
             return base;
         }
-        String src = text.substring(a, b);
+        int ca = text.offsetByCodePoints(0, a);
+        String src = text.substring(ca, text.offsetByCodePoints(ca, b - a));
         if (src.equals(value)) {
-            return base + offset;
+            return base + cpOffset;
         }
         if (src.length() == value.length() + 2 && src.substring(1, src.length() - 1).equals(value)) {
-            return base + 1 + offset;
+            return base + 1 + cpOffset;
         }
         return base;
     }
