@@ -151,9 +151,36 @@ public final class ProtectedPaths {
                 }
                 Path p = policy.root().resolve(rel);
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                    continue; // exists but not reached: beneath a symbolic link to a directory
+                    // exists but not reached: beneath a symbolic link to a directory. Policy.check calls it
+                    // protected, so protect what it reaches, as for a matched link.
+                    reachedThroughLink(rel, p, r);
+                    continue;
                 }
                 entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+            }
+        }
+
+        void reachedThroughLink(String rel, Path p, Rule r) {
+            Path target;
+            try {
+                target = p.toRealPath();
+            } catch (IOException e) {
+                return;
+            }
+            String targetRel = Paths2.relativeBeneath(policy.root(), target);
+            if (targetRel == null) {
+                warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
+                        + ": it is not protected");
+                return;
+            }
+            if (covered(targetRel)) {
+                return;
+            }
+            try {
+                BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                entries.put(targetRel, new Expansion.Entry(targetRel, target, kindOf(a), List.of(r), rel));
+            } catch (IOException e) {
+                // vanished
             }
         }
 
