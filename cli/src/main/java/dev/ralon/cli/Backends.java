@@ -90,11 +90,7 @@ final class Backends {
             }
             paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }
-        List<String> warnings = new ArrayList<>(expansion.warnings());
-        for (Rule r : expansion.unmatched()) {
-            warnings.add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing that exists");
-        }
-        return new ProtectedSet(policy.root(), policy.file(), paths, warnings);
+        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warnings());
     }
 
     static String guaranteeIds(Set<Guarantee> gs) {

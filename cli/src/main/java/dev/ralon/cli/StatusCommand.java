@@ -57,10 +57,6 @@ final class StatusCommand implements Callable<Integer> {
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
         List<String> warnings = new ArrayList<>(policy.warnings());
-        String name = policy.file().getFileName().toString();
-        for (Rule r : exp.unmatched()) {
-            warnings.add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing that exists");
-        }
         warnings.addAll(exp.warnings());
         warnings.addAll(enforcers.problems());
 

@@ -36,7 +36,7 @@ public final class ProtectedPaths {
         w.addMissingLiterals();
         w.addLinkTargets();
         Expansion e = w.result();
-        adviseFloating(policy, e);
+        adviseUnmatched(policy, e);
         adviseGit(e);
         return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()));
@@ -46,28 +46,37 @@ public final class ProtectedPaths {
      * A slash-less pattern is anchored at the root (unlike .gitignore). When one matches nothing there but would
      * match deeper, say so: it is the most common surprise of the language.
      */
-    private static void adviseFloating(Policy policy, Expansion e) {
+    /**
+     * One warning per pattern that matches nothing. A slash-less pattern is anchored at the root (unlike
+     * .gitignore); when one matches nothing there but would match deeper, the warning says so: it is the most common
+     * surprise of the language.
+     */
+    private static void adviseUnmatched(Policy policy, Expansion e) {
         String name = policy.file().getFileName().toString();
         for (Rule r : e.unmatched()) {
+            String where = "pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ")";
             String n = r.glob().normalized();
-            if (n.indexOf('/') >= 0) {
-                continue;
+            int deeper = 0;
+            if (n.indexOf('/') < 0) {
+                try {
+                    Glob floating = Glob.compile("**/" + n);
+                    Policy probe = new Policy(policy.file(), policy.root(), policy.version(),
+                            List.of(new Rule(floating, r.line(), r.column(), false)), List.of());
+                    Walk w = new Walk(probe);
+                    w.walk(policy.root(), "");
+                    deeper = w.entries.size();
+                } catch (dev.ralon.policy.glob.PatternException ex) {
+                    deeper = 0;
+                }
             }
-            Glob floating;
-            try {
-                floating = Glob.compile("**/" + n);
-            } catch (dev.ralon.policy.glob.PatternException ex) {
-                continue;
-            }
-            Policy probe = new Policy(policy.file(), policy.root(), policy.version(),
-                    List.of(new Rule(floating, r.line(), r.column(), false)), List.of());
-            Walk w = new Walk(probe);
-            w.walk(policy.root(), "");
-            int deeper = w.entries.size();
             if (deeper > 0) {
-                e.warnings().add("pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ") matches nothing at the top "
-                        + "level but would match " + deeper + " path" + (deeper == 1 ? "" : "s") + " deeper; patterns are "
-                        + "anchored at the policy's directory, so write \"**/" + n + "\" to protect them anywhere");
+                e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
+                        + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
+                        + n + "\" to protect them anywhere");
+            } else if (r.glob().isLiteral()) {
+                e.warnings().add(where + " names nothing that exists yet");
+            } else {
+                e.warnings().add(where + " matches nothing that exists");
             }
         }
     }

@@ -56,6 +56,7 @@ public final class Enforcers {
     private static Enforcers of(List<Enforcer> candidates, List<String> earlierProblems) {
         List<String> problems = new ArrayList<>(earlierProblems);
         Map<String, Enforcer> byName = new LinkedHashMap<>();
+        java.util.Set<String> reportedTwins = new java.util.HashSet<>();
         Map<String, Integer> count = new LinkedHashMap<>();
         for (Enforcer e : candidates) {
             count.merge(String.valueOf(e.name()), 1, Integer::sum);
@@ -68,7 +69,12 @@ public final class Enforcers {
             } else if (isReserved(name) && !cls.startsWith(OUR_PACKAGE)) {
                 problems.add("enforcer " + cls + " uses the reserved name '" + name + "'; ignored");
             } else if (count.get(name) > 1) {
-                problems.add("two or more enforcers are named '" + name + "' (" + cls + " among them); all ignored");
+                if (reportedTwins.add(name)) {
+                    List<String> classes = candidates.stream().filter(c -> name.equals(c.name()))
+                            .map(c -> c.getClass().getName()).toList();
+                    problems.add(count.get(name) + " enforcers are named '" + name + "' (" + String.join(", ", classes)
+                            + "); none of them is used");
+                }
             } else {
                 byName.put(name, e);
             }

@@ -1,0 +1,124 @@
+package dev.ralon.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Strict admission and SPI discovery through the real entry point: a child JVM runs {@code dev.ralon.cli.Main} from the
+ * real executable with third-party-style test enforcers added to its class path (org.example.enforcers).
+ */
+class RunAdmissionE2ETest {
+    @TempDir
+    Path project;
+
+    List<String> javaCmd;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        String exe = System.getProperty("ralon.executable");
+        if (exe == null) {
+            fail("system property ralon.executable is not set: run through Maven (mvn verify)");
+        }
+        Path testClasses = Path.of("target/test-classes").toAbsolutePath();
+        String cp = exe + ":" + testClasses.resolve("test-enforcers") + ":" + testClasses;
+        javaCmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp, "dev.ralon.cli.Main");
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+        Files.writeString(project.resolve("secret.txt"), "s\n");
+    }
+
+    record Result(int exit, String out, String err) {
+    }
+
+    Result ralon(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(javaCmd);
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile("out", ".txt");
+        Path err = Files.createTempFile("err", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(project.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        p.getOutputStream().close();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("did not finish: " + List.of(args));
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void statusListsThirdPartyBackendsWithWhyNotAndTheirProblems() throws Exception {
+        Result r = ralon("status");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test-unavailable no        the frobnicator is off; fix: sysctl test.frobnicate=1"), r.out());
+        assertTrue(r.out().contains("test-refuser"), r.out());
+        assertTrue(r.out().contains("2 enforcers are named 'twin'"), r.out());
+        assertTrue(r.out().contains("uses the reserved name 'landlock'"), r.out());
+        assertFalse(r.out().contains("impostor"), "a reserved name must not be taken by a third party: " + r.out());
+    }
+
+    @Test
+    void unavailablePinnedBackendIsRefusedWithReasonAndFix() throws Exception {
+        Result r = ralon("run", "--backend", "test-unavailable", "--", "touch", "started");
+        assertEquals(2, r.exit());
+        assertEquals("ralon: backend test-unavailable cannot enforce on this host: the frobnicator is off "
+                + "(fix: sysctl test.frobnicate=1)", r.err().strip().lines().reduce((a, b) -> b).orElse(""));
+        assertFalse(Files.exists(project.resolve("started")));
+    }
+
+    @Test
+    void duplicatedNamesAreNotUsable() throws Exception {
+        Result r = ralon("run", "--backend", "twin", "--", "true");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("ralon: unknown backend 'twin'"), r.err());
+    }
+
+    @Test
+    void unenforceablePlanStartsNothingAndExits2() throws Exception {
+        Result r = ralon("run", "--backend", "test-refuser", "--", "touch", "started");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("ralon: backend test-refuser cannot enforce this policy: test-refuser cannot protect 2 paths"),
+                r.err());
+        assertFalse(Files.exists(project.resolve("started")), "nothing may start when admission refuses");
+    }
+
+    @Test
+    void dryRunOfAnUnenforceablePlanExits1() throws Exception {
+        Result r = ralon("run", "--backend", "test-refuser", "--dry-run", "--", "true");
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.out().contains("cannot enforce: test-refuser cannot protect 2 paths"), r.out());
+        assertTrue(r.out().contains("verdict: NOT enforceable"), r.out());
+        Result j = ralon("run", "--backend", "test-refuser", "--dry-run", "--json", "--", "true");
+        assertEquals(1, j.exit(), j.err());
+        assertTrue(j.out().contains("\"enforceable\": false"), j.out());
+    }
+
+    @Test
+    void allowDegradedRunsAndSaysWhatIsMissingFirst() throws Exception {
+        Result r = ralon("run", "--backend", "test-refuser", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("ran\n", r.out());
+        assertTrue(r.err().contains("ralon: DEGRADED: test-refuser cannot protect 2 paths"), r.err());
+        assertTrue(r.err().contains("ralon: DEGRADED: not guaranteed in this run: modify-content"), r.err());
+    }
+
+    @Test
+    void failingPrepareStartsNothing() throws Exception {
+        Result r = ralon("run", "--backend", "test-failing", "--", "touch", "started");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("ralon: backend test-failing: mount(2) of /x failed: EPERM (nothing was started)"), r.err());
+        assertFalse(Files.exists(project.resolve("started")));
+    }
+}
