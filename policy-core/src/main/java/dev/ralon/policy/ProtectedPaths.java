@@ -73,6 +73,9 @@ public final class ProtectedPaths {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
                         + n + "\" to protect them anywhere");
+            } else if (r.glob().isLiteral() && Files.exists(policy.root().resolve(r.glob().literalPath()),
+                    LinkOption.NOFOLLOW_LINKS)) {
+                continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(where + " names nothing that exists yet");
             } else {
@@ -250,7 +253,9 @@ public final class ProtectedPaths {
                 counts.put(r, 0);
             }
             for (Expansion.Entry e : entries.values()) {
-                if (e.kind() == Expansion.Entry.Kind.MISSING || e.via() != null) {
+                // a link's target is not a match of its own (the link is counted); a path a literal reaches
+                // through a linked directory is that literal's match (its "via" is no entry)
+                if (e.kind() == Expansion.Entry.Kind.MISSING || (e.via() != null && entries.containsKey(e.via()))) {
                     continue;
                 }
                 for (Rule r : e.rules()) {

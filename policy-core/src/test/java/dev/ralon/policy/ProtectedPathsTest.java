@@ -181,6 +181,9 @@ class ProtectedPathsTest {
         assertNull(entry(e, "*.nothing"), "a wildcard naming nothing is no entry");
         assertEquals(List.of("secrets/new.key", "*.nothing", "deep/er/file"),
                 e.unmatched().stream().map(Rule::pattern).toList(), "MISSING entries do not count as matches");
+        assertEquals(List.of("pattern \"secrets/new.key\" (agent.lock:4) names nothing that exists yet",
+                "pattern \"*.nothing\" (agent.lock:5) matches nothing that exists",
+                "pattern \"deep/er/file\" (agent.lock:6) names nothing that exists yet"), e.warnings());
     }
 
     @Test
@@ -219,6 +222,7 @@ class ProtectedPathsTest {
         assertEquals(Kind.DIRECTORY, entry(e, ".git/hooks").kind());
         assertEquals(1, e.warnings().size(), e.warnings().toString());
         assertTrue(e.warnings().get(0).contains(".git/hooks") && e.warnings().get(0).contains("git"), e.warnings().get(0));
+        dir("src");
         Expansion none = expand("src");
         assertTrue(none.warnings().isEmpty(), none.warnings().toString());
     }
@@ -256,7 +260,9 @@ class ProtectedPathsTest {
             assertTrue(reached != null && reached.kind() == Kind.FILE, kinds(e).toString());
             assertEquals("door/x.key", reached.via());
             assertNull(entry(e, "door/x.key"), "no MISSING entry for a path that exists");
-            String w = String.join("\n", e.warnings());
+            assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "door/x.key matched what it reaches");
+            assertEquals(1, e.warnings().size(), e.warnings().toString());
+            String w = e.warnings().get(0);
             assertTrue(w.contains("away/y.key") && w.contains("outside"), w);
         } finally {
             Files.delete(outside.resolve("y.key"));
