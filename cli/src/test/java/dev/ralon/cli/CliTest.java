@@ -295,7 +295,8 @@ class CliTest {
         assertEquals("src/auth/", auth.getJSONArray("rules").getJSONObject(0).getString("pattern"));
         assertFalse(auth.has("via"));
         assertEquals("missing", prot.getJSONObject(3).getString("kind"));
-        assertEquals(0, doc.getJSONArray("warnings").length());
+        assertEquals(List.of("pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"),
+                doc.getJSONArray("warnings").toList());
     }
 
     @Test
@@ -331,7 +332,7 @@ class CliTest {
         assertTrue(o.matches("(?s).*\\n  -\\s+1  agent\\.lock  \\(always protected\\)\\n.*"), o);
         assertTrue(o.matches("(?s).*\\n  4\\s+1  \\*\\*/\\*\\.pem\\n.*"), o);
         assertTrue(o.matches("(?s).*\\n  6\\s+0  not/yet\\.txt\\n.*"), o);
-        assertTrue(o.contains("warning: pattern \"not/yet.txt\" (agent.lock:6) matches nothing that exists"), o);
+        assertTrue(o.contains("warning: pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"), o);
         assertTrue(o.contains("backends:") && o.contains("NAME") && o.contains("AVAILABLE"), o);
         assertTrue(o.matches("(?s).*\\n  noop\\s+yes .*"), "noop is always listed and available:\n" + o);
         assertTrue(o.contains("`ralon run` would use: "), o);
