@@ -52,11 +52,30 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "-z", description = "With --stdin, paths are NUL-separated; output paths are NUL-terminated.")
     boolean nul;
 
+    @Option(names = "--changed", arity = "0..1", fallbackValue = "HEAD", paramLabel = "BASE",
+            description = "List protected paths changed between BASE (default HEAD) and the work tree, untracked "
+                    + "files and both sides of renames included, judged by the policy of the work tree and of BASE. "
+                    + "Exit 1 if any: a CI guard for agent-authored changes.")
+    String changedBase;
+
+    @Option(names = "--staged", description = "Like --changed, for what the next commit would record (index vs HEAD): "
+            + "for a git pre-commit hook.")
+    boolean staged;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        if (changedBase != null || staged) {
+            if (!paths.isEmpty() || stdin) {
+                throw CliException.error("--changed and --staged take no paths");
+            }
+            if (changedBase != null && staged) {
+                throw CliException.error("--changed and --staged go separately");
+            }
+            return changes(policyOption.load(), spec.commandLine().getOut());
+        }
         if (nul && !stdin) {
             throw CliException.error("-z goes with --stdin");
         }
@@ -101,6 +120,77 @@ final class CheckCommand implements Callable<Integer> {
             doc.put("root", policy.root().toString());
             doc.put("anyProtected", any);
             doc.put("results", results);
+            out.println(Json.write(doc));
+        }
+        out.flush();
+        return any ? ExitCodes.PROTECTED : ExitCodes.OK;
+    }
+
+    private int changes(Policy policy, PrintWriter out) {
+        Path cwd = Path.of("").toAbsolutePath();
+        GitChanges git = GitChanges.at(cwd);
+        String base = staged ? "HEAD" : changedBase;
+        List<GitChanges.Change> changes = staged ? git.staged() : git.sinceBase(base);
+        List<Policy> policies = new ArrayList<>();
+        policies.add(policy);
+        // The policy as it was at BASE counts too: a change cannot un-protect what it then changes.
+        Path top = git.top();
+        try {
+            top = top.toRealPath();
+        } catch (IOException e) {
+            // keep git's answer
+        }
+        if (policy.file().startsWith(top)) {
+            String rel = top.relativize(policy.file()).toString();
+            var bytes = git.show(base, rel);
+            if (bytes.isPresent()) {
+                try {
+                    policies.add(dev.ralon.policy.PolicyLoader.parse(bytes.get(), Path.of(base + ":" + rel),
+                            policy.file(), policy.root()));
+                } catch (dev.ralon.policy.PolicyException e) {
+                    throw CliException.error("the policy at " + e.getMessage());
+                }
+            }
+        }
+        boolean any = false;
+        List<Object> results = new ArrayList<>();
+        for (GitChanges.Change c : changes) {
+            List<String> sides = c.from() == null ? List.of(c.path()) : List.of(c.from(), c.path());
+            // the same pattern in both policies is reported once
+            Map<String, Rule> byPattern = new LinkedHashMap<>();
+            for (String side : sides) {
+                Path abs = top.resolve(side);
+                for (Policy p : policies) {
+                    for (Rule r : p.check(abs)) {
+                        byPattern.putIfAbsent(r.pattern() + "\0" + r.line(), r);
+                    }
+                }
+            }
+            java.util.Collection<Rule> rules = byPattern.values();
+            if (rules.isEmpty()) {
+                continue;
+            }
+            any = true;
+            String shown = c.from() == null ? display(cwd, top.resolve(c.path()))
+                    : display(cwd, top.resolve(c.from())) + " -> " + display(cwd, top.resolve(c.path()));
+            if (json) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("status", c.status());
+                m.put("path", c.path());
+                m.put("from", c.from());
+                m.put("rules", rulesJson(List.copyOf(rules)));
+                results.add(m);
+            } else {
+                out.println(c.status() + "\t" + shown + (explain ? ": protected by " + describe(policy, List.copyOf(rules)) : ""));
+            }
+        }
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("policy", policy.file().toString());
+            doc.put("base", base);
+            doc.put("staged", staged);
+            doc.put("anyProtected", any);
+            doc.put("changes", results);
             out.println(Json.write(doc));
         }
         out.flush();

@@ -13,8 +13,8 @@ import java.util.Properties;
  * line on stderr starting {@code ralon: }, never a stack trace (set {@code RALON_DEBUG=1} to see one).
  */
 @Command(name = "ralon", mixinStandardHelpOptions = true, versionProvider = Ralon.Version.class,
-        subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class, HookCommand.class,
+                SchemaCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         description = {"Makes the paths an agent.lock protects read-only to the kernel for an AI coding agent.", ""},
         footerHeading = "%nExamples:%n",
         footer = {
@@ -25,6 +25,11 @@ import java.util.Properties;
                 "  git diff --name-only | ralon check --stdin",
                 "  ralon run -- claude                 run the agent with the protected paths read-only",
                 "  ralon run --dry-run -- claude       print the plan, start nothing",
+                "  ralon check --changed origin/main   protected paths a branch changed (exit 1 if any): CI guard",
+                "  ralon check --staged                protected paths the next commit changes: pre-commit hook",
+                "  ralon hook claude-code              Claude Code PreToolUse hook (reads the hook JSON on stdin)",
+                "  ralon schema > agent.lock.schema.json   the JSON Schema, for editors",
+                "  source <(ralon generate-completion) bash/zsh completion",
                 "",
                 "Exit codes: 0 fine; 1 protected / cannot enforce; 2 error (no policy, bad policy, bad arguments).",
                 "`ralon run` exits with the command's own status once the command has started."})
