@@ -7,4 +7,6 @@
 if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; else j=java; fi
 # The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
-exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto -Xss1m $RALON_JAVA_OPTS -cp "$0" dev.ralon.cli.Main "$@"
+# --enable-native-access=ALL-UNNAMED: JNA calls System.load; from Java 24 that prints four "WARNING: A restricted
+# method..." lines on stderr (JEP 472) on every run that loads it, breaking one-line errors. Java 17 accepts the flag.
+exec "$j" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto -Xss1m $RALON_JAVA_OPTS -cp "$0" dev.ralon.cli.Main "$@"
