@@ -414,6 +414,21 @@ class CliE2ETest {
         }
     }
 
+    @Test
+    void initInADirectoryTheUserCannotWrite() throws Exception {
+        assumeRoot();
+        Nobody nobody = new Nobody();
+        try {
+            Path dir = nobody.dir("ro");
+            Map<String, String> before = listing(dir);
+            Result r = nobody.run(dir, "init");
+            assertBadInput(r, dir.resolve("agent.lock").toString(), "permission denied");
+            assertEquals(before, listing(dir), "nothing written");
+        } finally {
+            nobody.delete();
+        }
+    }
+
     static boolean interimMatcher() {
         try {
             return dev.ralon.policy.glob.Glob.compile("config/**/*.key").couldMatchBeneath("node_modules");
