@@ -1,0 +1,444 @@
+package dev.ralon.enforcer.landlock;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.ralon.enforcer.landlock.LinuxCalls.Id;
+import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
+import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+
+import java.lang.ref.Reference;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code landlock} backend: the Landlock LSM (Linux 5.13+, ABI 3+ required) restricts the calling thread, and
+ * the command exec'd on that thread inherits the restriction with everything it spawns.
+ *
+ * <h2>What it enforces</h2>
+ * {@link Guarantee#MODIFY_CONTENT}, {@link Guarantee#DELETE}, {@link Guarantee#RENAME_AWAY},
+ * {@link Guarantee#RENAME_OVER}, {@link Guarantee#CREATE_INSIDE}, {@link Guarantee#ANCESTOR_RENAME},
+ * {@link Guarantee#CREATE_MISSING}. Not {@link Guarantee#METADATA}: Landlock has no right for chmod, chown, utime
+ * or setxattr (Documentation/userspace-api/landlock.rst, "Filesystem flags"), so they stay allowed.
+ *
+ * <h2>Rules</h2>
+ * Read-only on {@code /} (inherited by every directory on the way and every protected path), full access on every
+ * other entry of every directory on the way ({@link RulePlanner}). Side effect, listed in
+ * {@link Plan#createRestricted()}: nothing can be created, removed or renamed directly in a directory on the way.
+ *
+ * <h2>Refusals</h2>
+ * The plan is refused when Landlock is missing or older than ABI 3 (truncation could not be denied), or when a
+ * protected path or a directory on the way cannot be opened.
+ */
+public final class LandlockEnforcer implements Enforcer {
+    /** The lowest ABI with which every declared guarantee holds: ABI 3 (Linux 6.2) adds LANDLOCK_ACCESS_FS_TRUNCATE. */
+    static final int MIN_ABI = 3;
+
+    private static final Set<Guarantee> GUARANTEES = Set.copyOf(EnumSet.of(
+        Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
+        Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING));
+
+    /** {@link #abi()} when this is not Linux or libc cannot be reached through JNA. */
+    static final int NOT_USABLE = -100_000;
+
+    private static volatile Integer cachedAbi;
+    private static volatile String cachedAbiError;
+
+    @Override
+    public String name() {
+        return "landlock";
+    }
+
+    @Override
+    public String description() {
+        return "Landlock LSM: read-only rule on the protected paths and the directories leading to them, full access"
+            + " beside them; does not stop chmod, chown, utime or xattr changes (Landlock has no right for metadata)";
+    }
+
+    @Override
+    public int rank() {
+        return 200;
+    }
+
+    @Override
+    public Set<Guarantee> guarantees() {
+        return GUARANTEES;
+    }
+
+    @Override
+    public Probe probe() {
+        return probeFor(abi());
+    }
+
+    /** The probe for a kernel answering {@code abi} (see {@link #abi()}). */
+    static Probe probeFor(int abi) {
+        if (abi < 0) {
+            return Probe.unavailable(reasonFor(abi), fixFor(abi));
+        }
+        if (abi < MIN_ABI) {
+            return Probe.unavailable("Landlock ABI " + abi + " is too old: truncation can only be denied from ABI 3"
+                + " (Linux 6.2)", "run Linux 6.2 or later");
+        }
+        return Probe.available("Landlock ABI " + abi + " (" + Long.bitCount(Access.handledFor(abi))
+            + " filesystem rights handled)");
+    }
+
+    /**
+     * The ABI version the kernel reports, or a negative errno when Landlock cannot be used: -ENOSYS (no Landlock in
+     * this kernel), -EOPNOTSUPP (built in, not enabled at boot), another -errno (e.g. -EPERM from a seccomp filter),
+     * or {@link #NOT_USABLE} when this is not Linux or libc cannot be reached.
+     */
+    static int abi() {
+        Integer a = cachedAbi;
+        if (a != null) {
+            return a;
+        }
+        synchronized (LandlockEnforcer.class) {
+            if (cachedAbi == null) {
+                probeAbi();
+            }
+            return cachedAbi;
+        }
+    }
+
+    private static void probeAbi() {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            cachedAbiError = "Landlock is a Linux feature; this is " + System.getProperty("os.name");
+            cachedAbi = NOT_USABLE;
+            return;
+        }
+        try {
+            // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) returns the highest supported ABI
+            // (landlock_create_ruleset(2)).
+            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
+                LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION, 0L);
+            cachedAbiError = null;
+            cachedAbi = rc < 0 ? -LinuxCalls.errno() : (int) rc;
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            cachedAbiError = "cannot call libc through JNA: " + firstLine(e.getMessage());
+            cachedAbi = NOT_USABLE;
+        }
+    }
+
+    /** Why Landlock cannot be used, for a negative {@link #abi()}. */
+    static String reasonFor(int abi) {
+        if (abi == NOT_USABLE) {
+            return cachedAbiError == null ? "Landlock cannot be used here" : cachedAbiError;
+        }
+        int errno = -abi;
+        if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
+            return "Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset: "
+                + LinuxCalls.describe(errno) + ")";
+        }
+        return "Landlock cannot be used: landlock_create_ruleset: " + LinuxCalls.describe(errno);
+    }
+
+    private static String fixFor(int abi) {
+        if (abi == -LinuxCalls.ENOSYS) {
+            return "use a kernel built with CONFIG_SECURITY_LANDLOCK (Linux 6.2 or later) and landlock in lsm=";
+        }
+        if (abi == -LinuxCalls.EPERM) {
+            return "a seccomp filter (a container runtime's, for example) may block the Landlock system calls: allow"
+                + " landlock_create_ruleset, landlock_add_rule and landlock_restrict_self";
+        }
+        if (abi == -LinuxCalls.EOPNOTSUPP) {
+            return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current"
+                + " list) and reboot";
+        }
+        return "";
+    }
+
+    @Override
+    public Plan plan(ProtectedSet protectedSet) {
+        return plan(protectedSet, abi());
+    }
+
+    /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */
+    Plan plan(ProtectedSet protectedSet, int abi) {
+        List<String> refusals = new ArrayList<>();
+        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        if (abi < 0) {
+            refusals.add(reasonFor(abi));
+            missing.addAll(GUARANTEES);
+        } else if (abi < MIN_ABI) {
+            refusals.add("Landlock ABI " + abi + " cannot deny truncation (needs ABI 3, Linux 6.2): truncate(2),"
+                + " ftruncate(2) and O_TRUNC would empty protected files");
+            missing.add(Guarantee.MODIFY_CONTENT);
+        }
+        if (abi == NOT_USABLE) {
+            return new Plan(name(), List.of(), List.of(), List.of(), refusals, missing, null);
+        }
+        long handled = Access.handledFor(Math.max(abi, 1));
+        RulePlanner.Result r = RulePlanner.plan(protectedSet, handled);
+        refusals.addAll(r.refusals());
+        if (!r.refusals().isEmpty()) {
+            missing.addAll(GUARANTEES);
+        }
+
+        List<Plan.Step> steps = new ArrayList<>();
+        steps.add(new Plan.Step("no-new-privs", null,
+            "prctl(PR_SET_NO_NEW_PRIVS): no set-uid gain, required by Landlock"));
+        steps.add(new Plan.Step("landlock-ruleset", null, "handle " + Long.bitCount(handled)
+            + " filesystem rights (" + (abi > 0 ? "Landlock ABI " + abi : "Landlock unavailable, shown for ABI 1")
+            + "): "
+            + Access.words(handled)
+            + "; network and scopes are not handled"));
+        String fullDir = "full access: " + Access.words(handled);
+        String fullFile = "full access: " + Access.words(handled & Access.FILE_RIGHTS);
+        for (RulePlanner.Rule rule : r.rules()) {
+            String detail;
+            if (rule.rights() == (Access.READ_ONLY & handled) && rule.path().getParent() == null) {
+                detail = "read-only: " + Access.words(rule.rights()) + "; inherited by every directory on the way and"
+                    + " every protected path";
+            } else {
+                detail = rule.directory() ? fullDir : fullFile;
+            }
+            steps.add(new Plan.Step("landlock-rule", rule.path(), detail));
+        }
+        steps.add(new Plan.Step("landlock-restrict-self", null, "enforce on this thread; the command exec'd on it and"
+            + " everything it spawns inherit the restriction"));
+
+        List<String> warnings = new ArrayList<>();
+        if (!r.onTheWay().isEmpty()) {
+            // The one cost of this backend (DESIGN-NOTES §2): say it in plain words, with the most common victim.
+            warnings.add("nothing can be created, removed or renamed directly in " + joined(r.onTheWay())
+                + " while the command runs (Landlock side effect: they lead to protected paths); e.g. a first build"
+                + " cannot create " + protectedSet.root().resolve("target") + " if it does not exist yet: create such"
+                + " directories before starting");
+        }
+        warnings.addAll(r.warnings());
+        for (ProtectedPath pp : protectedSet.paths()) {
+            if (pp.kind() == ProtectedPath.Kind.MISSING) {
+                warnings.add(pp.path() + " does not exist: creating it is refused, as is creating any other entry in "
+                    + nearestOnTheWay(pp.path(), r.onTheWay()));
+            }
+        }
+        Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
+            r.refusedPaths());
+        return new Plan(name(), steps, r.onTheWay(), warnings, refusals, missing, payload);
+    }
+
+    private static String joined(List<Path> paths) {
+        StringBuilder b = new StringBuilder();
+        for (Path p : paths) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(p);
+        }
+        return b.toString();
+    }
+
+    private static Path nearestOnTheWay(Path p, List<Path> onTheWay) {
+        for (Path a = p.getParent(); a != null; a = a.getParent()) {
+            if (onTheWay.contains(a)) {
+                return a;
+            }
+        }
+        return Path.of("/");
+    }
+
+    /** What {@link #plan} hands to {@link #prepare}. */
+    record Payload(int abi, long handled, List<Path> onTheWay, List<ProtectedPath> protectedPaths,
+                   List<RulePlanner.Rule> rules, Set<Path> refusedPaths) {
+    }
+
+    /**
+     * Restricts the calling thread: no_new_privs, create the ruleset, add the plan's rules (each path re-opened with
+     * {@code O_PATH|O_NOFOLLOW} through the directories on the way, and re-identified: a sibling that became another
+     * name for a protected path gets no rule; a sibling that vanished gets none), restrict_self. Must run on the thread
+     * that will exec the command.
+     */
+    @Override
+    public Launch prepare(Plan plan, Command command) throws EnforcementException {
+        if (!(plan.payload() instanceof Payload)) {
+            throw new EnforcementException("landlock: this plan was not made by the landlock backend");
+        }
+        Payload pl = (Payload) plan.payload();
+        int abi = abi();
+        if (abi < 1) {
+            throw new EnforcementException(reasonFor(abi));
+        }
+        long handled = pl.handled() & Access.handledFor(abi);
+        new Applier(pl, handled, abi).apply();
+        return Launch.of(command);
+    }
+
+    private static final class Applier {
+                private final Payload pl;
+        private final long handled;
+        private final int abi;
+        private final Map<Path, Integer> dirFds = new HashMap<>();
+        private final Map<Id, Path> forbidden = new HashMap<>();
+        private int rulesetFd = -1;
+
+        Applier(Payload pl, long handled, int abi) {
+            this.pl = pl;
+            this.handled = handled;
+            this.abi = abi;
+        }
+
+        void apply() throws EnforcementException {
+            try {
+                if (LibC.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
+                    throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
+                }
+                Memory attr = LinuxCalls.rulesetAttr(handled, abi);
+                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
+                    0L, 0L);
+                Reference.reachabilityFence(attr); // the address was passed as a number: keep the memory alive
+                if (fd < 0) {
+                    throw fail("landlock_create_ruleset", "a ruleset of " + Access.words(handled));
+                }
+                rulesetFd = (int) fd;
+                openWay();
+                for (RulePlanner.Rule rule : pl.rules()) {
+                    addRule(rule);
+                }
+                if (LibC.syscall(LinuxCalls.SYS_LANDLOCK_RESTRICT_SELF, rulesetFd, 0L, 0L, 0L) != 0) {
+                    throw fail("landlock_restrict_self", "this thread");
+                }
+            } finally {
+                for (int dfd : dirFds.values()) {
+                    LibC.close(dfd);
+                }
+                if (rulesetFd >= 0) {
+                    LibC.close(rulesetFd);
+                }
+            }
+        }
+
+        private void openWay() throws EnforcementException {
+            for (Path dir : pl.onTheWay()) {
+                Path parent = dir.getParent();
+                int fd = parent == null
+                    ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                    : openIn(parent, dir, LinuxCalls.OPEN_DIR);
+                if (fd < 0) {
+                    throw fail("openat", dir.toString());
+                }
+                dirFds.put(dir, fd);
+                Stat st = LinuxCalls.fstat(fd);
+                if (st == null) {
+                    throw fail("statx", dir.toString());
+                }
+                forbidden.put(st.id(), dir);
+            }
+            for (ProtectedPath pp : pl.protectedPaths()) {
+                Path p = pp.path().normalize();
+                if (p.getParent() == null || !dirFds.containsKey(p.getParent())) {
+                    continue;
+                }
+                int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
+                if (fd < 0) {
+                    int errno = LinuxCalls.errno();
+                    boolean stillMissing = errno == LinuxCalls.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING;
+                    if (stillMissing || pl.refusedPaths().contains(p)) {
+                        continue;
+                    }
+                    throw fail("openat", p.toString(), errno);
+                }
+                try {
+                    Stat st = LinuxCalls.fstat(fd);
+                    if (st == null) {
+                        throw fail("statx", p.toString());
+                    }
+                    forbidden.put(st.id(), p);
+                } finally {
+                    LibC.close(fd);
+                }
+            }
+        }
+
+        private int openIn(Path parent, Path child, int flags) throws EnforcementException {
+            Integer pfd = dirFds.get(parent);
+            if (pfd == null) {
+                throw new EnforcementException("landlock: cannot open " + child + ": its directory " + parent
+                    + " was not opened");
+            }
+            return LibC.openat(pfd, LinuxCalls.cString(child.getFileName().toString()), flags);
+        }
+
+        private void addRule(RulePlanner.Rule rule) throws EnforcementException {
+            Path p = rule.path();
+            long rights = rule.rights() & handled;
+            if (p.getParent() == null) {
+                Integer root = dirFds.get(p);
+                if (root == null) {
+                    int fd = LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
+                    if (fd < 0) {
+                        throw fail("openat", "/");
+                    }
+                    dirFds.put(p, fd);
+                    root = fd;
+                }
+                add(root, rights, p);
+                return;
+            }
+            int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
+            if (fd < 0) {
+                int errno = LinuxCalls.errno();
+                if (errno == LinuxCalls.ENOENT) {
+                    return; // gone since the plan: nothing to grant
+                }
+                throw fail("openat", p.toString(), errno);
+            }
+            try {
+                Stat st = LinuxCalls.fstat(fd);
+                if (st == null) {
+                    throw fail("statx", p.toString());
+                }
+                if (st.isSymlink() || forbidden.containsKey(st.id())) {
+                    return; // replaced since the plan by a link, or by another name for a protected path: no rule
+                }
+                if (!st.isDirectory()) {
+                    rights &= Access.FILE_RIGHTS;
+                }
+                add(fd, rights, p);
+            } finally {
+                LibC.close(fd);
+            }
+        }
+
+        private void add(int fd, long rights, Path p) throws EnforcementException {
+            Memory attr = LinuxCalls.pathBeneathAttr(rights, fd);
+            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_ADD_RULE, rulesetFd,
+                LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0L);
+            Reference.reachabilityFence(attr);
+            if (rc != 0) {
+                throw fail("landlock_add_rule", p.toString());
+            }
+        }
+
+        private static EnforcementException fail(String syscall, String what) {
+            return fail(syscall, what, LinuxCalls.errno());
+        }
+
+        private static EnforcementException fail(String syscall, String what, int errno) {
+            return new EnforcementException("landlock: " + syscall + " failed for " + what + ": "
+                + LinuxCalls.describe(errno));
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,267 @@
+package dev.ralon.enforcer.landlock;
+
+import com.sun.jna.Pointer;
+import dev.ralon.enforcer.landlock.LinuxCalls.Id;
+import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
+import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Turns a protected set into Landlock rules ("everything but these paths", DESIGN-NOTES §2). Landlock rules only
+ * grant, and a rule on a directory covers everything beneath it (security/landlock/fs.c walks from the file up to the
+ * real root, crossing mount points, and unions the rights of every rule it meets). So:
+ * <ul>
+ *   <li>one read-only rule (execute, read-file, read-dir) on {@code /}: every directory on the way and every
+ *       protected path inherits it, and nothing more;</li>
+ *   <li>one full-access rule on each <em>sibling</em>: every entry of a directory on the way that is neither on the
+ *       way nor protected. The rest of the file system is reached through those rules.</li>
+ * </ul>
+ * Only the directories on the way are listed, never whole trees. Every entry is opened with
+ * {@code O_PATH|O_NOFOLLOW} and identified by (device, inode), so a sibling that is another name (hard link, bind
+ * mount) for a protected path or a directory on the way never gets a rule.
+ *
+ * <p>Read-only: this class opens and lists, it changes nothing.
+ */
+final class RulePlanner {
+
+    /** One landlock-rule to add: {@code path} gets {@code rights}; {@code directory} as seen when planned. */
+    record Rule(Path path, long rights, boolean directory) {
+    }
+
+    /** What {@link #plan} found. */
+    record Result(List<Path> onTheWay, List<Rule> rules, List<String> warnings, List<String> refusals,
+                  Set<Path> refusedPaths, int symlinksSkipped) {
+    }
+
+    private final Map<Path, Integer> dirFds = new HashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final List<String> refusals = new ArrayList<>();
+    private final Set<Path> refusedPaths = new HashSet<>();
+
+    private RulePlanner() {
+    }
+
+    static Result plan(ProtectedSet set, long handled) {
+        RulePlanner p = new RulePlanner();
+        try {
+            return p.run(set, handled);
+        } finally {
+            p.closeAll();
+        }
+    }
+
+    private Result run(ProtectedSet set, long handled) {
+        // Directories on the way: every ancestor of every protected path, parents before children.
+        Map<Path, Boolean> ancestors = new TreeMap<>(); // path -> needed by a protected path that exists
+        Map<Path, ProtectedPath> protectedByPath = new LinkedHashMap<>();
+        for (ProtectedPath pp : set.paths()) {
+            Path p = pp.path().normalize();
+            protectedByPath.put(p, pp);
+            boolean exists = pp.kind() != ProtectedPath.Kind.MISSING;
+            for (Path a = p.getParent(); a != null; a = a.getParent()) {
+                Boolean before = ancestors.get(a);
+                ancestors.put(a, exists || (before != null && before));
+            }
+        }
+        Set<Id> forbidden = new HashSet<>();
+        Map<Id, Path> forbiddenNames = new HashMap<>();
+        List<Path> onTheWay = new ArrayList<>();
+        Set<Path> unreachable = new HashSet<>();
+        for (Map.Entry<Path, Boolean> e : ancestors.entrySet()) {
+            Path dir = e.getKey();
+            boolean needed = e.getValue();
+            Path parent = dir.getParent();
+            if (parent != null && unreachable.contains(parent)) {
+                unreachable.add(dir);
+                continue;
+            }
+            int fd = parent == null
+                ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                : LibC.openat(dirFds.get(parent), name(dir), LinuxCalls.OPEN_DIR);
+            if (fd < 0) {
+                int errno = LinuxCalls.errno();
+                unreachable.add(dir);
+                if (needed || (errno != LinuxCalls.ENOENT && errno != LinuxCalls.ENOTDIR)) {
+                    refusals.add("cannot open " + dir + ", a directory on the way to a protected path: openat: "
+                        + LinuxCalls.describe(errno));
+                    refusedPaths.add(dir);
+                }
+                // else: a missing protected path below a directory that does not exist yet; its nearest existing
+                // ancestor is on the way, so the missing directory cannot be created either.
+                continue;
+            }
+            dirFds.put(dir, fd);
+            Stat st = LinuxCalls.fstat(fd);
+            if (st == null) {
+                refusals.add("cannot stat " + dir + ": statx: " + LinuxCalls.describe(LinuxCalls.errno()));
+                refusedPaths.add(dir);
+                continue;
+            }
+            forbidden.add(st.id());
+            forbiddenNames.put(st.id(), dir);
+            onTheWay.add(dir);
+        }
+
+        // The protected paths themselves: each must open; their identities must never be granted under another name.
+        Set<Long> protectedDirDevices = new HashSet<>();
+        for (ProtectedPath pp : protectedByPath.values()) {
+            Path p = pp.path().normalize();
+            Integer parentFd = p.getParent() == null ? null : dirFds.get(p.getParent());
+            if (parentFd == null) {
+                if (pp.kind() != ProtectedPath.Kind.MISSING && !refusedPaths.contains(p.getParent())) {
+                    refusals.add("cannot open " + p + ": its directory could not be opened");
+                    refusedPaths.add(p);
+                }
+                continue;
+            }
+            int fd = LibC.openat(parentFd, name(p), LinuxCalls.OPEN_NAME);
+            if (fd < 0) {
+                int errno = LinuxCalls.errno();
+                if (pp.kind() != ProtectedPath.Kind.MISSING) {
+                    refusals.add("cannot open protected path " + p + ": openat: " + LinuxCalls.describe(errno));
+                    refusedPaths.add(p);
+                }
+                continue;
+            }
+            try {
+                Stat st = LinuxCalls.fstat(fd);
+                if (st == null) {
+                    refusals.add("cannot stat protected path " + p + ": statx: "
+                        + LinuxCalls.describe(LinuxCalls.errno()));
+                    refusedPaths.add(p);
+                    continue;
+                }
+                forbidden.add(st.id());
+                forbiddenNames.put(st.id(), p);
+                if (st.isDirectory()) {
+                    protectedDirDevices.add(st.dev());
+                } else if (st.nlink() > 1) {
+                    warnings.add(p + " has " + st.nlink() + " hard links: its other names outside the directories on"
+                        + " the way stay writable (Landlock rules follow paths); remove the extra links or protect"
+                        + " them");
+                }
+            } finally {
+                LibC.close(fd);
+            }
+        }
+
+        // Siblings: every other entry of every directory on the way gets full access.
+        List<Rule> rules = new ArrayList<>();
+        rules.add(new Rule(Path.of("/"), Access.READ_ONLY & handled, true));
+        Set<Path> onTheWaySet = new HashSet<>(onTheWay);
+        int symlinks = 0;
+        for (Path dir : onTheWay) {
+            int dirFd = dirFds.get(dir);
+            for (String entry : list(dir, dirFd)) {
+                Path child = dir.resolve(entry);
+                if (onTheWaySet.contains(child) || protectedByPath.containsKey(child)) {
+                    continue;
+                }
+                int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.OPEN_NAME);
+                if (fd < 0) {
+                    int errno = LinuxCalls.errno();
+                    if (errno != LinuxCalls.ENOENT) {
+                        warnings.add("cannot open " + child + " (openat: " + LinuxCalls.describe(errno)
+                            + "): it gets no rule and stays read-only");
+                    }
+                    continue;
+                }
+                try {
+                    Stat st = LinuxCalls.fstat(fd);
+                    if (st == null) {
+                        warnings.add("cannot stat " + child + " (statx: " + LinuxCalls.describe(LinuxCalls.errno())
+                            + "): it gets no rule and stays read-only");
+                        continue;
+                    }
+                    if (st.isSymlink()) {
+                        // No rule: following the link is checked on the target's own path, and removing or
+                        // replacing the link itself is governed by its directory (on the way: refused).
+                        symlinks++;
+                        continue;
+                    }
+                    Path same = forbiddenNames.get(st.id());
+                    if (same != null) {
+                        warnings.add(child + " is another name for " + same + " (same device and inode): it gets no"
+                            + " rule and stays read-only");
+                        continue;
+                    }
+                    if (st.isRegular() && st.nlink() > 1 && protectedDirDevices.contains(st.dev())) {
+                        warnings.add(child + " has " + st.nlink() + " hard links and might be another name for a file"
+                            + " in a protected directory: it gets no rule and stays read-only");
+                        continue;
+                    }
+                    long rights = st.isDirectory() ? handled : handled & Access.FILE_RIGHTS;
+                    rules.add(new Rule(child, rights, st.isDirectory()));
+                } finally {
+                    LibC.close(fd);
+                }
+            }
+        }
+        return new Result(List.copyOf(onTheWay), rules, warnings, refusals, refusedPaths, symlinks);
+    }
+
+    /** The entry names of a directory on the way, sorted; a directory that cannot be listed is warned about. */
+    private List<String> list(Path dir, int pathFd) {
+        TreeSet<String> names = new TreeSet<>();
+        int fd = LibC.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.OPEN_LIST);
+        if (fd < 0) {
+            warnings.add("cannot list " + dir + " (openat: " + LinuxCalls.describe(LinuxCalls.errno())
+                + "): none of its other entries gets a rule, so they stay read-only");
+            return List.of();
+        }
+        Pointer d = LibC.fdopendir(fd);
+        if (d == null) {
+            warnings.add("cannot list " + dir + " (fdopendir: " + LinuxCalls.describe(LinuxCalls.errno())
+                + "): none of its other entries gets a rule, so they stay read-only");
+            LibC.close(fd);
+            return List.of();
+        }
+        try {
+            while (true) {
+                com.sun.jna.Native.setLastError(0);
+                Pointer ent = LibC.readdir64(d);
+                if (ent == null) {
+                    int errno = LinuxCalls.errno();
+                    if (errno != 0) {
+                        warnings.add("listing " + dir + " stopped (readdir: " + LinuxCalls.describe(errno)
+                            + "): entries not listed get no rule and stay read-only");
+                    }
+                    break;
+                }
+                // struct dirent64 (glibc, every 64-bit architecture): d_ino u64, d_off s64, d_reclen u16,
+                // d_type u8, d_name[] at offset 19, NUL-terminated.
+                int len = (int) ent.indexOf(19, (byte) 0);
+                String n = new String(ent.getByteArray(19, len), LinuxCalls.fileNameCharset());
+                if (!n.equals(".") && !n.equals("..")) {
+                    names.add(n);
+                }
+            }
+        } finally {
+            LibC.closedir(d); // closes fd too
+        }
+        return new ArrayList<>(names);
+    }
+
+    private static byte[] name(Path p) {
+        return LinuxCalls.cString(p.getFileName().toString());
+    }
+
+    private void closeAll() {
+        for (int fd : dirFds.values()) {
+            LibC.close(fd);
+        }
+        dirFds.clear();
+    }
+}

@@ -1,0 +1,246 @@
+package dev.ralon.enforcer.landlock;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The plan: which rules, which create-restricted directories, which warnings and refusals; checked against a real
+ * directory tree (plan only opens and lists, it changes nothing, so it runs in the test JVM). prepare restricts the
+ * calling thread, so it only ever runs in a child JVM here.
+ */
+class LandlockPlanTest {
+    private Path base;
+
+    @AfterEach
+    void cleanUp() {
+        Sandboxes.deleteTree(base);
+    }
+
+    @Test
+    void declaresExactlyWhatItEnforcesAndIsDiscovered() {
+        LandlockEnforcer e = new LandlockEnforcer();
+        assertEquals("landlock", e.name());
+        assertEquals(200, e.rank());
+        assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
+            Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING),
+            EnumSet.copyOf(e.guarantees()));
+        assertFalse(e.guarantees().contains(Guarantee.METADATA), "Landlock cannot restrict metadata");
+        assertTrue(e.description().contains("chmod"), "the description must say metadata is not covered");
+        Enforcers found = Enforcers.discover(LandlockPlanTest.class.getClassLoader());
+        assertTrue(found.byName("landlock").isPresent(), "not registered in META-INF/services: " + found.problems());
+    }
+
+    @Test
+    void probeReportsTheAbi() {
+        Sandboxes.requireLandlock();
+        var probe = new LandlockEnforcer().probe();
+        assertTrue(probe.available());
+        assertTrue(probe.detail().matches("Landlock ABI \\d+ \\(\\d+ filesystem rights handled\\)"), probe.detail());
+        assertTrue(LandlockEnforcer.abi() >= 3);
+    }
+
+    @Test
+    void probeSaysWhyAndWhatWouldFixIt() {
+        assertTrue(LandlockEnforcer.probeFor(3).available());
+        assertEquals("Landlock ABI 7 (16 filesystem rights handled)", LandlockEnforcer.probeFor(7).detail());
+        var old = LandlockEnforcer.probeFor(2);
+        assertFalse(old.available());
+        assertTrue(old.detail().contains("truncation") && old.detail().contains("ABI 3"), old.detail());
+        var disabled = LandlockEnforcer.probeFor(-95); // EOPNOTSUPP: built in, not enabled at boot
+        assertFalse(disabled.available());
+        assertEquals("Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset:"
+            + " Operation not supported (errno 95))", disabled.detail());
+        assertTrue(disabled.fix().contains("lsm="), disabled.fix());
+        var missing = LandlockEnforcer.probeFor(-38); // ENOSYS: not in this kernel
+        assertTrue(missing.detail().startsWith("Landlock is not enabled: add landlock to the lsm= boot parameter"));
+        assertTrue(missing.fix().contains("CONFIG_SECURITY_LANDLOCK"), missing.fix());
+        var seccomp = LandlockEnforcer.probeFor(-1); // EPERM: e.g. a container's seccomp filter
+        assertTrue(seccomp.detail().contains("Operation not permitted"), seccomp.detail());
+        assertTrue(seccomp.fix().contains("seccomp"), seccomp.fix());
+    }
+
+    @Test
+    void refusesBelowAbi3AndWithoutLandlock() throws IOException {
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        ProtectedSet set = set(proj, Map.of("agent.lock", ProtectedPath.Kind.FILE));
+        LandlockEnforcer e = new LandlockEnforcer();
+
+        Plan abi2 = e.plan(set, 2);
+        assertFalse(abi2.enforceable());
+        assertEquals(1, abi2.refusals().size());
+        assertTrue(abi2.refusals().get(0).contains("cannot deny truncation"), abi2.refusals().get(0));
+        assertEquals(Set.of(Guarantee.MODIFY_CONTENT), abi2.missing());
+        assertTrue(abi2.steps().get(1).detail().startsWith("handle 14 filesystem rights (Landlock ABI 2)"),
+            abi2.steps().get(1).detail());
+
+        Plan none = e.plan(set, -95);
+        assertFalse(none.enforceable());
+        assertTrue(none.refusals().get(0).startsWith("Landlock is not enabled"), none.refusals().get(0));
+        assertEquals(e.guarantees(), none.missing());
+    }
+
+    @Test
+    void handlesEveryFilesystemRightOfEachAbi() {
+        assertEquals(13, Long.bitCount(Access.handledFor(1)));
+        assertEquals(14, Long.bitCount(Access.handledFor(2)));
+        assertEquals(15, Long.bitCount(Access.handledFor(3)));
+        assertEquals(15, Long.bitCount(Access.handledFor(4)));
+        assertEquals(16, Long.bitCount(Access.handledFor(5)));
+        assertEquals(16, Long.bitCount(Access.handledFor(7)));
+        assertEquals((1L << 16) - 1, Access.handledFor(7));
+        assertEquals("execute, read-file, read-dir", Access.words(Access.READ_ONLY));
+        assertEquals("execute, write-file, read-file, truncate, ioctl-dev", Access.words(Access.FILE_RIGHTS));
+    }
+
+    @Test
+    void structLayoutsMatchTheKernelHeaders() {
+        assertEquals(12, LinuxCalls.pathBeneathAttr(Access.READ_ONLY, 3).size(), "landlock_path_beneath_attr is packed");
+        assertEquals(8, LinuxCalls.rulesetAttr(1, 3).size());
+        assertEquals(16, LinuxCalls.rulesetAttr(1, 5).size());
+        assertEquals(24, LinuxCalls.rulesetAttr(1, 7).size());
+        assertEquals(0L, LinuxCalls.rulesetAttr(1, 7).getLong(8), "handled_access_net must stay 0");
+        assertEquals(0L, LinuxCalls.rulesetAttr(1, 7).getLong(16), "scoped must stay 0");
+    }
+
+    @Test
+    void grantsSiblingsOnlyAndNeverAnotherNameOfAProtectedFile() throws IOException {
+        Sandboxes.requireLandlock();
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        Files.writeString(proj.resolve("pom.xml"), "<project/>\n");
+        Files.writeString(proj.resolve("README"), "readme\n");
+        Files.createDirectories(proj.resolve("src/main"));
+        Files.createDirectories(proj.resolve("deep/a"));
+        Files.writeString(proj.resolve("deep/a/conf"), "conf\n");
+        Files.writeString(proj.resolve("deep/other"), "other\n");
+        Files.createSymbolicLink(proj.resolve("link"), Path.of("pom.xml"));
+        Files.createLink(proj.resolve("pom-alias"), proj.resolve("pom.xml"));
+        Files.createDirectories(proj.resolve("secrets"));
+
+        ProtectedSet set = set(proj, Map.of(
+            "agent.lock", ProtectedPath.Kind.FILE, "pom.xml", ProtectedPath.Kind.FILE,
+            "deep/a/conf", ProtectedPath.Kind.FILE, "gone/secret", ProtectedPath.Kind.MISSING,
+            "secrets", ProtectedPath.Kind.DIRECTORY));
+        Plan plan = new LandlockEnforcer().plan(set);
+
+        assertTrue(plan.enforceable(), "refusals: " + plan.refusals());
+        assertEquals(List.of(Path.of("/"), Path.of("/tmp"), base, proj, proj.resolve("deep"), proj.resolve("deep/a")),
+            plan.createRestricted(), "exactly the directories on the way (gone/ does not exist: its parent is on the way)");
+        List<Plan.Step> rules = plan.steps().stream().filter(s -> s.action().equals("landlock-rule")).toList();
+        Set<Path> granted = rules.stream().map(Plan.Step::path).collect(Collectors.toSet());
+        assertEquals(1, rules.stream().filter(s -> s.path().equals(Path.of("/"))).count());
+        assertTrue(rules.get(0).detail().startsWith("read-only: execute, read-file, read-dir"), rules.get(0).detail());
+        for (String sibling : List.of("README", "src", "deep/other")) {
+            assertTrue(granted.contains(proj.resolve(sibling)), sibling + " must get a rule: " + granted);
+        }
+        for (String never : List.of("agent.lock", "pom.xml", "deep", "deep/a", "deep/a/conf", "secrets", "link",
+            "pom-alias", "src/main", "gone")) {
+            assertFalse(granted.contains(proj.resolve(never)), never + " must get no rule");
+        }
+        assertFalse(granted.contains(base) || granted.contains(Path.of("/tmp")), "directories on the way get no rule");
+        String readme = detailOf(rules, proj.resolve("README"));
+        assertEquals("full access: execute, write-file, read-file, truncate, ioctl-dev", readme);
+        assertTrue(detailOf(rules, proj.resolve("src")).contains("make-dir"));
+        assertEquals(List.of("no-new-privs", "landlock-ruleset"),
+            plan.steps().subList(0, 2).stream().map(Plan.Step::action).toList());
+        assertEquals("landlock-restrict-self", plan.steps().get(plan.steps().size() - 1).action());
+
+        String warnings = String.join("\n", plan.warnings());
+        assertTrue(warnings.contains(proj.resolve("pom-alias") + " is another name for " + proj.resolve("pom.xml")), warnings);
+        assertTrue(warnings.contains(proj.resolve("pom.xml") + " has 2 hard links"), warnings);
+        assertTrue(warnings.contains(proj.resolve("gone/secret") + " does not exist"), warnings);
+        assertTrue(warnings.contains("nothing can be created, removed or renamed directly in"), warnings);
+        assertTrue(warnings.contains(proj.resolve("target").toString()), "the first-build example: " + warnings);
+    }
+
+    @Test
+    void refusesWhenAProtectedPathCannotBeOpened() throws IOException {
+        Sandboxes.requireLandlock();
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        // Expanded as a FILE, gone by the time the plan is made.
+        Plan plan = new LandlockEnforcer().plan(set(proj, Map.of(
+            "agent.lock", ProtectedPath.Kind.FILE, "vanished.txt", ProtectedPath.Kind.FILE)));
+        assertFalse(plan.enforceable());
+        assertEquals(1, plan.refusals().size(), plan.refusals().toString());
+        String refusal = plan.refusals().get(0);
+        assertTrue(refusal.contains(proj.resolve("vanished.txt").toString()) && refusal.contains("openat"), refusal);
+        assertFalse(refusal.contains("\n"));
+        assertEquals(new LandlockEnforcer().guarantees(), plan.missing());
+    }
+
+    @Test
+    void prepareRefusesAPlanItDidNotMake() {
+        Plan foreign = new Plan("landlock", List.of(), List.of(), List.of(), List.of(), Set.of(), null);
+        Command cmd = new Command(Path.of("/bin/true"), List.of("true"), Map.of(), Path.of("/"));
+        EnforcementException e = assertThrows(EnforcementException.class, () -> new LandlockEnforcer().prepare(foreign, cmd));
+        assertNotNull(e.getMessage());
+    }
+
+    @Test
+    void prepareFailsClosedWhenTheFileSystemChangedAfterThePlan() throws IOException {
+        Sandboxes.requireLandlock();
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        String cp = Sandboxes.copyClasspath(base);
+        Path home = Files.createDirectories(base.resolve("home"));
+        Files.createDirectories(home.resolve("tmp"));
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        Files.createDirectories(proj.resolve("deep/a"));
+        Files.writeString(proj.resolve("deep/a/conf"), "conf\n");
+        Path marker = home.resolve("command-ran");
+
+        List<String> cmd = new ArrayList<>(Sandboxes.javaCommand(home, cp, SandboxMain.class.getName()));
+        cmd.addAll(List.of(proj.toString(), proj.resolve("agent.lock").toString(), proj.resolve("deep/a/conf").toString(),
+            "--", "/bin/sh", "-c", "touch " + marker));
+        Sandboxes.Output out = Sandboxes.run(cmd, Map.of("RALON_TEST_REMOVE_BEFORE_PREPARE", proj.resolve("deep").toString(),
+            "HOME", home.toString()), 60);
+
+        assertEquals(2, out.exit(), out.out());
+        assertFalse(Files.exists(marker), "the command must not run when prepare fails");
+        List<String> lines = out.out().strip().lines().filter(l -> !l.startsWith("WARNING: ")).toList();
+        assertEquals(1, lines.size(), "one line: " + out.out());
+        String line = lines.get(0);
+        assertEquals("ralon: landlock: openat failed for " + proj.resolve("deep")
+            + ": No such file or directory (errno 2)", line);
+    }
+
+    private static String detailOf(List<Plan.Step> rules, Path p) {
+        return rules.stream().filter(s -> p.equals(s.path())).findFirst().orElseThrow().detail();
+    }
+
+    private static ProtectedSet set(Path root, Map<String, ProtectedPath.Kind> kinds) {
+        List<ProtectedPath> paths = new ArrayList<>();
+        kinds.forEach((rel, kind) -> paths.add(new ProtectedPath(root.resolve(rel), kind, List.of(rel))));
+        paths.sort(Comparator.comparing(ProtectedPath::path));
+        return new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of());
+    }
+}

@@ -1,0 +1,183 @@
+package dev.ralon.enforcer.landlock;
+
+import com.sun.jna.Native;
+import dev.ralon.enforcer.spi.exec.Exec;
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Helpers for tests that start the real sandbox in a child JVM, as root or as uid 65534 (DESIGN-NOTES §8). */
+final class Sandboxes {
+    static final int NOBODY = 65534;
+
+    private Sandboxes() {
+    }
+
+    /** Fails in CI (CI=true) when Landlock is unavailable; elsewhere skips the test. */
+    static void requireLandlock() {
+        var probe = new LandlockEnforcer().probe();
+        if ("true".equals(System.getenv("CI"))) {
+            if (!probe.available()) {
+                throw new AssertionError("CI=true but the landlock backend is unavailable: " + probe.detail());
+            }
+        } else {
+            Assumptions.assumeTrue(probe.available(), "landlock unavailable here: " + probe.detail());
+        }
+    }
+
+    /** uid of this JVM (the tests expect to run as root to be able to switch to 65534). */
+    static boolean isRoot() {
+        try {
+            return "0".equals(String.valueOf(Files.getAttribute(Path.of("/proc/self"), "unix:uid")));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Running as 65534 needs root (setpriv); in CI that must hold, elsewhere a non-root run skips that variant. */
+    static void requireRootForSetpriv() {
+        if ("true".equals(System.getenv("CI"))) {
+            if (!isRoot()) {
+                throw new AssertionError("CI=true but tests do not run as root: cannot run the attacks as uid 65534");
+            }
+        } else {
+            Assumptions.assumeTrue(isRoot(), "not root: cannot switch to uid 65534");
+        }
+    }
+
+    /** A world-readable directory under /tmp holding classpath copies, a HOME and the projects to attack. */
+    static Path newBase(String prefix) throws IOException {
+        Path base = Files.createTempDirectory(Path.of("/tmp"), prefix);
+        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return base;
+    }
+
+    /** Copies the classpath entries the sandbox child needs into base/cp (readable by everyone); returns the classpath. */
+    static String copyClasspath(Path base) throws IOException {
+        Path cpDir = Files.createDirectories(base.resolve("cp"));
+        List<String> entries = new ArrayList<>();
+        int i = 0;
+        for (Class<?> c : List.of(LandlockEnforcer.class, Exec.class, Native.class, SandboxMain.class)) {
+            Path src;
+            try {
+                src = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException(e);
+            }
+            Path dst = cpDir.resolve((i++) + "-" + src.getFileName());
+            if (Files.isDirectory(src)) {
+                copyTree(src, dst);
+            } else {
+                Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+            }
+            entries.add(dst.toString());
+        }
+        run(List.of("chmod", "-R", "a+rX", cpDir.toString()), null, 30);
+        return String.join(":", entries);
+    }
+
+    static void copyTree(Path src, Path dst) throws IOException {
+        Files.walkFileTree(src, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(dst.resolve(src.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.copy(file, dst.resolve(src.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING,
+                    LinkOption.NOFOLLOW_LINKS);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Prefix that runs a command as 65534 (empty for root). */
+    static List<String> asUser(int uid) {
+        if (uid == 0) {
+            return List.of();
+        }
+        return List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups");
+    }
+
+    /** java + the options every child JVM gets: a writable HOME/tmp, no perf data file. */
+    static List<String> javaCommand(Path home, String classpath, String mainClass) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java());
+        cmd.add("-XX:-UsePerfData");
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // JDK 22+ warns about JNA's System.load otherwise
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Xshare:auto");
+        cmd.add("-Djava.io.tmpdir=" + home.resolve("tmp"));
+        cmd.add("-Djna.tmpdir=" + home.resolve("tmp"));
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(mainClass);
+        return cmd;
+    }
+
+    /** Result of a child process. */
+    record Output(int exit, String out) {
+    }
+
+    static Output run(List<String> command, Map<String, String> env, int timeoutSeconds) throws IOException {
+        return run(command, env, timeoutSeconds, null);
+    }
+
+    static Output run(List<String> command, Map<String, String> env, int timeoutSeconds, Path cwd) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        if (env != null) {
+            pb.environment().putAll(env);
+        }
+        if (cwd != null) {
+            pb.directory(cwd.toFile());
+        }
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out;
+        try {
+            out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("timed out after " + timeoutSeconds + "s: " + command);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IllegalStateException("interrupted: " + command);
+        }
+        return new Output(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    static void deleteTree(Path root) {
+        if (root == null || !Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            run(List.of("rm", "-rf", "--one-file-system", root.toString()), null, 60);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
