@@ -1,0 +1,307 @@
+package dev.ralon.enforcer.mount;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MountEnforcerTest {
+    @TempDir
+    Path tmp;
+
+    private static ProtectedPath pp(Path p, ProtectedPath.Kind k) {
+        return new ProtectedPath(p, k, List.of("test"));
+    }
+
+    @Test
+    void isDiscoveredAsTheRankedMountBackend() {
+        Enforcers found = Enforcers.discover(getClass().getClassLoader());
+        Enforcer e = found.byName("mount").orElseThrow(() -> new AssertionError("not discovered: " + found.problems()));
+        assertEquals(300, e.rank());
+        assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
+                Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA),
+                e.guarantees());
+        assertFalse(e.guarantees().contains(Guarantee.CREATE_MISSING), "creation of missing paths is not enforced");
+    }
+
+    @Test
+    void probeIsAvailableHereAndQuick() {
+        SandboxKit.requireAvailable();
+        long t0 = System.nanoTime();
+        Probe p = new MountEnforcer().probe();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(p.available(), p.detail());
+        assertTrue(ms < 2000, "probe took " + ms + " ms");
+        System.out.println("mount probe: " + ms + " ms (" + p.detail() + ")");
+    }
+
+    @Test
+    void diagnosesOldUnshare() {
+        Probe p = MountEnforcer.diagnose("unshare: unrecognized option '--map-user=0'\nTry 'unshare --help'",
+                Path.of("/usr/bin/unshare"));
+        assertFalse(p.available());
+        assertTrue(p.detail().contains("--map-user"), p.detail());
+        assertTrue(p.fix().contains("util-linux 2.36"), p.fix());
+    }
+
+    @Test
+    void kernelVersionParsing() {
+        assertTrue(MountEnforcer.kernelAtLeast("6.18.0-1-amd64", 5, 12));
+        assertTrue(MountEnforcer.kernelAtLeast("5.12.0", 5, 12));
+        assertFalse(MountEnforcer.kernelAtLeast("5.11.22", 5, 12));
+        assertFalse(MountEnforcer.kernelAtLeast("garbage", 5, 12));
+    }
+
+    @Test
+    void planBindsAncestorsTopDownThenEachProtectedPathOnce() throws Exception {
+        Path root = tmp.toRealPath();
+        Files.createDirectories(root.resolve("a/b"));
+        Files.createDirectories(root.resolve("secrets/deep"));
+        for (int i = 0; i < 50; i++) {
+            Files.writeString(root.resolve("secrets/deep/f" + i), "x");
+        }
+        Files.writeString(root.resolve("a/b/pom.xml"), "x");
+        Files.writeString(root.resolve("agent.lock"), "version: 1\n");
+        List<ProtectedPath> paths = List.of(pp(root.resolve("a/b/pom.xml"), ProtectedPath.Kind.FILE),
+                pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE),
+                pp(root.resolve("secrets"), ProtectedPath.Kind.DIRECTORY));
+        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of()));
+        assertTrue(plan.enforceable(), plan.refusals().toString());
+        assertTrue(plan.createRestricted().isEmpty());
+        List<Path> way = new ArrayList<>();
+        List<Path> ro = new ArrayList<>();
+        for (Plan.Step s : plan.steps()) {
+            if (s.action().equals("bind-on-the-way")) {
+                assertTrue(ro.isEmpty(), "every directory on the way is bound before any read-only bind");
+                way.add(s.path());
+            } else if (s.action().equals("bind-readonly")) {
+                ro.add(s.path());
+            }
+        }
+        assertEquals(List.of(root.resolve("agent.lock"), root.resolve("secrets"), root.resolve("a/b/pom.xml")), ro,
+                "one bind per protected path (a directory is one bind), shallow first");
+        List<Path> expectedWay = new ArrayList<>();
+        for (Path a = root; a.getParent() != null; a = a.getParent()) {
+            expectedWay.add(0, a);
+        }
+        expectedWay.add(root.resolve("a"));
+        expectedWay.add(root.resolve("a/b"));
+        assertEquals(expectedWay, way, "every directory from / (exclusive) down, parents first");
+        assertEquals("unshare", plan.steps().get(0).action());
+        assertEquals("unshare", plan.steps().get(plan.steps().size() - 1).action());
+        var entries = ((MountEnforcer.Payload) plan.payload()).entries();
+        assertEquals(way.size() + ro.size(), entries.size());
+    }
+
+    @Test
+    void missingPathIsRefusedNotFaked() throws Exception {
+        Path root = tmp.toRealPath();
+        Files.writeString(root.resolve("agent.lock"), "version: 1\n");
+        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve(".env"), ProtectedPath.Kind.MISSING),
+                        pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE)), List.of()));
+        assertFalse(plan.enforceable());
+        assertEquals(1, plan.refusals().size());
+        assertEquals(EnumSet.of(Guarantee.CREATE_MISSING), plan.missing(), "only creation of the missing path is lost");
+        assertTrue(plan.refusals().get(0).contains(root.resolve(".env").toString()), plan.refusals().toString());
+        assertTrue(plan.steps().stream().anyMatch(s -> s.action().equals("refuse")
+                && s.path().equals(root.resolve(".env"))), "the dry-run steps say it is refused");
+    }
+
+    @Test
+    void warnsAboutHardLinks() throws Exception {
+        Path root = tmp.toRealPath();
+        Files.writeString(root.resolve("f"), "x");
+        Files.createLink(root.resolve("g"), root.resolve("f"));
+        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("f"), ProtectedPath.Kind.FILE)), List.of()));
+        assertTrue(plan.warnings().stream().anyMatch(w -> w.contains("2 hard links")), plan.warnings().toString());
+    }
+
+    @Test
+    void planFileRoundTripsAndCarriesNoNul() {
+        var plan = new MountStage.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare",
+                List.of(new MountStage.Entry(MountStage.Op.WAY, "/home", MountStage.S_IFDIR, 2049, 2),
+                        new MountStage.Entry(MountStage.Op.READONLY, "/home/u/p q\nr/ä.txt", MountStage.S_IFREG, 2049,
+                                1234567890123L)));
+        assertEquals(plan, MountStage.decode(MountStage.encode(plan)));
+        assertNotEquals(MountStage.sha256(new byte[] {1}), MountStage.sha256(new byte[] {2}));
+    }
+
+    @Test
+    void jvmOptionVariablesSkipTheStageButReachTheCommand() {
+        Map<String, String> user = Map.of("JAVA_TOOL_OPTIONS", "-Dx=1", "PATH", "/bin", "_JAVA_OPTIONS", "-Dy");
+        Map<String, String> stage = MountEnforcer.stageEnvironment(user, "1024");
+        assertFalse(stage.containsKey("JAVA_TOOL_OPTIONS"));
+        assertFalse(stage.containsKey("_JAVA_OPTIONS"));
+        assertEquals("1024", stage.get("RALON_ORIG_NOFILE"));
+        Map<String, String> back = MountStage.commandEnvironment(stage);
+        back.remove("RALON_ORIG_NOFILE");
+        assertEquals(user, back);
+    }
+
+    /** A plan file changed between the host and the stage is detected: nothing runs. */
+    @Test
+    void tamperedPlanFileIsRefused() throws Exception {
+        Path plan = tmp.resolve("p.plan");
+        byte[] bytes = MountStage.encode(new MountStage.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+        Files.write(plan, bytes);
+        String hash = MountStage.sha256(bytes);
+        Files.writeString(plan, "evil", java.nio.file.StandardOpenOption.APPEND);
+        Path marker = tmp.resolve("ran");
+        var r = SandboxKit.run(List.of(SandboxKit.java(), "-cp", System.getProperty("java.class.path"),
+                MountStage.class.getName(), plan.toString(), hash, "--", "/usr/bin/touch", marker.toString()),
+                tmp, Map.of(), 60);
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        assertTrue(r.output().contains("was changed after ralon wrote it"), r.output());
+        assertFalse(Files.exists(marker), "the command must not have run");
+        assertFalse(Files.exists(plan), "the plan file is deleted once read");
+    }
+
+    /** A directory on the way replaced by a symlink between plan and mount: the stage refuses, nothing runs. */
+    @Test
+    void symlinkSwappedInAfterPlanningIsRefused() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        Files.createDirectories(root.resolve("dir"));
+        Files.writeString(root.resolve("dir/secret"), "x");
+        Files.createDirectories(root.resolve("elsewhere"));
+        Files.writeString(root.resolve("elsewhere/secret"), "decoy");
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("dir/secret"), ProtectedPath.Kind.FILE)), List.of()));
+        assertTrue(plan.enforceable(), plan.refusals().toString());
+        Path marker = root.resolve("ran");
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
+                List.of("touch", marker.toString()), System.getenv(), root));
+        Files.move(root.resolve("dir"), root.resolve("dir.orig"));
+        Files.createSymbolicLink(root.resolve("dir"), root.resolve("elsewhere"));
+        List<String> cmd = new ArrayList<>(launch.argv());
+        var r = SandboxKit.run(cmd, root, launch.env(), 60);
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        // Either the link itself is opened (O_PATH|O_NOFOLLOW) and its type differs from the plan's, or a later
+        // lookup through it is refused by RESOLVE_NO_SYMLINKS: both stop before any mount is made on it.
+        assertTrue(r.output().contains(root.resolve("dir").toString()) && r.output().contains("refusing")
+                || r.output().contains("symbolic link"), r.output());
+        assertFalse(Files.exists(marker), "the command must not have run");
+    }
+
+    /** The same file swapped for another between plan and mount (different inode): refused. */
+    @Test
+    void fileReplacedAfterPlanningIsRefused() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        Files.writeString(root.resolve("secret"), "x");
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("secret"), ProtectedPath.Kind.FILE)), List.of()));
+        Path marker = root.resolve("ran");
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
+                List.of("touch", marker.toString()), System.getenv(), root));
+        Files.writeString(root.resolve("other"), "y"); // created while the original exists: another inode
+        Files.move(root.resolve("other"), root.resolve("secret"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        assertTrue(r.output().contains("changed between the plan and the mount"), r.output());
+        assertFalse(Files.exists(marker), "the command must not have run");
+    }
+
+    @Test
+    void mountinfoParsingAndAliases() {
+        MountTable t = MountTable.parse(String.join("\n",
+                "21 1 254:0 / / rw - ext4 /dev/vda rw",
+                "30 21 254:0 /srv/data /mnt/with\\040space rw - ext4 /dev/vda rw",
+                "31 21 254:0 /home /home rw - ext4 /dev/vda rw",
+                "32 21 0:40 / /tmp rw - tmpfs tmpfs rw"));
+        assertEquals(Path.of("/mnt/with space"), t.containing(Path.of("/mnt/with space/x")).mountPoint());
+        assertEquals(List.of(Path.of("/mnt/with space/p/f")), t.aliases(Path.of("/srv/data/p/f")));
+        assertEquals(List.of(Path.of("/srv/data/p/f")), t.aliases(Path.of("/mnt/with space/p/f")));
+        assertEquals(List.of(), t.aliases(Path.of("/home/u/f")), "through / the same path again: not an alias");
+        assertTrue(t.aliases(Path.of("/tmp/f")).isEmpty(), "other device");
+    }
+
+    /**
+     * The project's file system mounted a second time elsewhere (a bind mount, as container volumes do): the file is
+     * protected at the second path too. Needs root to make the alias (in a private mount namespace of its own).
+     */
+    @Test
+    void aliasThroughAnotherMountIsProtectedToo() throws Exception {
+        SandboxKit.requireAvailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(SandboxKit.runningAsRoot(), "making a bind mount needs root");
+        Path root = tmp.toRealPath();
+        Path project = root.resolve("project");
+        Path alias = root.resolve("alias");
+        Files.createDirectories(project);
+        Files.createDirectories(alias);
+        Files.writeString(project.resolve("f"), "original\n");
+        Files.writeString(project.resolve("g"), "control\n");
+        String kit = SandboxKit.copyKit(root.resolve("kit"));
+        String inner = String.join(" ", SandboxKit.java(), "-XX:-MaxFDLimit", "-cp", kit, TestHost.class.getName(),
+                project.toString(), project.resolve("f").toString(), "--", "/bin/sh", "-c",
+                "'echo pwned >> " + alias + "/f; echo written >> " + alias + "/g'");
+        var r = SandboxKit.run(List.of("unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mount --bind " + project + " " + alias + " && exec " + inner), root, Map.of(), 60);
+        assertEquals("control\nwritten\n", Files.readString(project.resolve("g")),
+                "the unprotected file is writable through the alias (the alias is real): " + r.output());
+        assertEquals("original\n", Files.readString(project.resolve("f")),
+                "write through the alias mount got through: " + r.output());
+    }
+
+    /** A protected file deleted between plan and mount: the failing call is named with its errno text. */
+    @Test
+    void fileDeletedAfterPlanningIsRefusedNamingTheCall() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        Files.writeString(root.resolve("secret"), "x");
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("secret"), ProtectedPath.Kind.FILE)), List.of()));
+        Path marker = root.resolve("ran");
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
+                List.of("touch", marker.toString()), System.getenv(), root));
+        Files.delete(root.resolve("secret"));
+        var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        assertTrue(r.output().contains("cannot open " + root.resolve("secret") + ": no such file or directory (errno 2)"
+                + " (openat2)"), r.output());
+        assertFalse(Files.exists(marker), "the command must not have run");
+    }
+
+    /** A fifo (Kind.OTHER) is bound like a file: it cannot be removed or replaced. */
+    @Test
+    void fifoIsProtected() throws Exception {
+        SandboxKit.requireAvailable();
+        Path root = tmp.toRealPath();
+        var mk = SandboxKit.run(List.of("mkfifo", root.resolve("fifo").toString()), root, Map.of(), 30);
+        assertEquals(0, mk.exit(), mk.output());
+        Object ino = Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(root.resolve("fifo"), ProtectedPath.Kind.OTHER)), List.of()));
+        Launch launch = enforcer.prepare(plan, new Command(Path.of("/bin/sh"),
+                List.of("sh", "-c", "rm -f fifo; echo x > other && mv -f other fifo; exit 0"), System.getenv(), root));
+        var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
+        assertEquals(0, r.exit(), r.output());
+        assertEquals(ino, Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                "the fifo was removed or replaced: " + r.output());
+    }
+}
