@@ -156,7 +156,8 @@ public final class LandlockEnforcer implements Enforcer {
                 + " landlock_create_ruleset, landlock_add_rule and landlock_restrict_self";
         }
         if (abi == -LinuxCalls.EOPNOTSUPP) {
-            return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current list) and reboot";
+            return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current"
+                + " list) and reboot";
         }
         return "";
     }
@@ -189,9 +190,11 @@ public final class LandlockEnforcer implements Enforcer {
         }
 
         List<Plan.Step> steps = new ArrayList<>();
-        steps.add(new Plan.Step("no-new-privs", null, "prctl(PR_SET_NO_NEW_PRIVS): no set-uid gain, required by Landlock"));
+        steps.add(new Plan.Step("no-new-privs", null,
+            "prctl(PR_SET_NO_NEW_PRIVS): no set-uid gain, required by Landlock"));
         steps.add(new Plan.Step("landlock-ruleset", null, "handle " + Long.bitCount(handled)
-            + " filesystem rights (" + (abi > 0 ? "Landlock ABI " + abi : "Landlock unavailable, shown for ABI 1") + "): "
+            + " filesystem rights (" + (abi > 0 ? "Landlock ABI " + abi : "Landlock unavailable, shown for ABI 1")
+            + "): "
             + Access.words(handled)
             + "; network and scopes are not handled"));
         String fullDir = "full access: " + Access.words(handled);
@@ -276,8 +279,7 @@ public final class LandlockEnforcer implements Enforcer {
     }
 
     private static final class Applier {
-        private static final int AT_FDCWD = -100;
-            private final Payload pl;
+                private final Payload pl;
         private final long handled;
         private final int abi;
         private final Map<Path, Integer> dirFds = new HashMap<>();
@@ -296,7 +298,8 @@ public final class LandlockEnforcer implements Enforcer {
                     throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
                 }
                 Memory attr = LinuxCalls.rulesetAttr(handled, abi);
-                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(), 0L, 0L);
+                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
+                    0L, 0L);
                 Reference.reachabilityFence(attr); // the address was passed as a number: keep the memory alive
                 if (fd < 0) {
                     throw fail("landlock_create_ruleset", "a ruleset of " + Access.words(handled));
@@ -323,8 +326,8 @@ public final class LandlockEnforcer implements Enforcer {
             for (Path dir : pl.onTheWay()) {
                 Path parent = dir.getParent();
                 int fd = parent == null
-                    ? LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
-                    : openIn(parent, dir, LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+                    ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                    : openIn(parent, dir, LinuxCalls.OPEN_DIR);
                 if (fd < 0) {
                     throw fail("openat", dir.toString());
                 }
@@ -340,10 +343,11 @@ public final class LandlockEnforcer implements Enforcer {
                 if (p.getParent() == null || !dirFds.containsKey(p.getParent())) {
                     continue;
                 }
-                int fd = openIn(p.getParent(), p, LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
                 if (fd < 0) {
                     int errno = LinuxCalls.errno();
-                    if (errno == LinuxCalls.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING || pl.refusedPaths().contains(p)) {
+                    boolean stillMissing = errno == LinuxCalls.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING;
+                    if (stillMissing || pl.refusedPaths().contains(p)) {
                         continue;
                     }
                     throw fail("openat", p.toString(), errno);
@@ -375,7 +379,7 @@ public final class LandlockEnforcer implements Enforcer {
             if (p.getParent() == null) {
                 Integer root = dirFds.get(p);
                 if (root == null) {
-                    int fd = LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+                    int fd = LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
                     if (fd < 0) {
                         throw fail("openat", "/");
                     }
@@ -385,7 +389,7 @@ public final class LandlockEnforcer implements Enforcer {
                 add(root, rights, p);
                 return;
             }
-            int fd = openIn(p.getParent(), p, LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+            int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 if (errno == LinuxCalls.ENOENT) {

@@ -49,6 +49,17 @@ final class LinuxCalls {
         }
     }
 
+    /** Open a name itself, never what a symbolic link points to, without read or write access. */
+    static final int OPEN_NAME = O_PATH | O_NOFOLLOW | O_CLOEXEC;
+    /** Open a directory on the way: must be a real directory, not a link to one. */
+    static final int OPEN_DIR = O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC;
+    /** Open / itself. */
+    static final int OPEN_ROOT = O_PATH | O_DIRECTORY | O_CLOEXEC;
+    /** Open a directory for listing. */
+    static final int OPEN_LIST = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    /** openat(2): relative to the working directory. */
+    static final int AT_FDCWD = -100;
+
     /** linux/fcntl.h. */
     static final int AT_EMPTY_PATH = 0x1000;
     /** linux/stat.h: STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO. */
@@ -158,7 +169,7 @@ final class LinuxCalls {
         }
     }
 
-    /** (device, inode): what makes two names the same file. A plain class: record equality would bootstrap invokedynamic. */
+    /** (device, inode): what makes two names the same file. A plain class: record equality would use invokedynamic. */
     static final class Id {
         final long dev;
         final long ino;
@@ -203,7 +214,10 @@ final class LinuxCalls {
         return new Stat((major << 32) | minor, ino, mode, nlink);
     }
 
-    /** landlock_ruleset_attr, sized for the ABI: 8 bytes (fs), 16 with handled_access_net (ABI 4), 24 with scoped (ABI 6). */
+    /**
+     * struct landlock_ruleset_attr, sized for the ABI: 8 bytes (handled_access_fs), 16 with handled_access_net
+     * (ABI 4), 24 with scoped (ABI 6).
+     */
     static Memory rulesetAttr(long handledAccessFs, int abi) {
         int size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
         Memory m = new Memory(size);

@@ -35,7 +35,6 @@ import java.util.TreeSet;
  * <p>Read-only: this class opens and lists, it changes nothing.
  */
 final class RulePlanner {
-    private static final int AT_FDCWD = -100;
 
     /** One landlock-rule to add: {@code path} gets {@code rights}; {@code directory} as seen when planned. */
     record Rule(Path path, long rights, boolean directory) {
@@ -89,8 +88,8 @@ final class RulePlanner {
                 continue;
             }
             int fd = parent == null
-                ? LibC.openat(AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.O_PATH | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC)
-                : LibC.openat(dirFds.get(parent), name(dir), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+                ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                : LibC.openat(dirFds.get(parent), name(dir), LinuxCalls.OPEN_DIR);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 unreachable.add(dir);
@@ -127,7 +126,7 @@ final class RulePlanner {
                 }
                 continue;
             }
-            int fd = LibC.openat(parentFd, name(p), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+            int fd = LibC.openat(parentFd, name(p), LinuxCalls.OPEN_NAME);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 if (pp.kind() != ProtectedPath.Kind.MISSING) {
@@ -139,7 +138,8 @@ final class RulePlanner {
             try {
                 Stat st = LinuxCalls.fstat(fd);
                 if (st == null) {
-                    refusals.add("cannot stat protected path " + p + ": statx: " + LinuxCalls.describe(LinuxCalls.errno()));
+                    refusals.add("cannot stat protected path " + p + ": statx: "
+                        + LinuxCalls.describe(LinuxCalls.errno()));
                     refusedPaths.add(p);
                     continue;
                 }
@@ -149,7 +149,8 @@ final class RulePlanner {
                     protectedDirDevices.add(st.dev());
                 } else if (st.nlink() > 1) {
                     warnings.add(p + " has " + st.nlink() + " hard links: its other names outside the directories on"
-                        + " the way stay writable (Landlock rules follow paths); remove the extra links or protect them");
+                        + " the way stay writable (Landlock rules follow paths); remove the extra links or protect"
+                        + " them");
                 }
             } finally {
                 LibC.close(fd);
@@ -168,7 +169,7 @@ final class RulePlanner {
                 if (onTheWaySet.contains(child) || protectedByPath.containsKey(child)) {
                     continue;
                 }
-                int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.O_PATH | LinuxCalls.O_NOFOLLOW | LinuxCalls.O_CLOEXEC);
+                int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.OPEN_NAME);
                 if (fd < 0) {
                     int errno = LinuxCalls.errno();
                     if (errno != LinuxCalls.ENOENT) {
@@ -214,7 +215,7 @@ final class RulePlanner {
     /** The entry names of a directory on the way, sorted; a directory that cannot be listed is warned about. */
     private List<String> list(Path dir, int pathFd) {
         TreeSet<String> names = new TreeSet<>();
-        int fd = LibC.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.O_RDONLY | LinuxCalls.O_DIRECTORY | LinuxCalls.O_CLOEXEC);
+        int fd = LibC.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.OPEN_LIST);
         if (fd < 0) {
             warnings.add("cannot list " + dir + " (openat: " + LinuxCalls.describe(LinuxCalls.errno())
                 + "): none of its other entries gets a rule, so they stay read-only");

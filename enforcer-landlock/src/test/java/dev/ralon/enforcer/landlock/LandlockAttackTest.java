@@ -80,6 +80,8 @@ class LandlockAttackTest {
         blocked("proc-self-root", "modify-content", "echo pwned > /proc/self/root$PROJ/f-procself", "f-procself"),
         blocked("create-via-symlinked-dir", "create-restricted", "ln -s .. src/up && echo pwned > src/up/via-link",
             "via-link"),
+        blocked("setsid-daemon-write", "modify-content",
+            "setsid sh -c 'echo pwned > f-setsid' & wait; sleep 0.2; cat f-setsid | grep -q pwned", "f-setsid"),
         blocked("git-checkout", "modify-content", "cd repo && git checkout -- tracked.txt", "repo/tracked.txt"),
         blocked("agent-lock-rewrite", "modify-content", "printf 'version: 1\\nprotect: []\\n' > agent.lock", "agent.lock"),
         blocked("rm", "delete", "rm -f f-rm", "f-rm"),
@@ -132,6 +134,8 @@ class LandlockAttackTest {
             List.of("src/movable", "build/movable"), Expect.WORKS, true),
         new Attack("ok-ln-between-unprotected-dirs", "works", "ln src/evil-ln build/evil-ln",
             List.of("build/evil-ln"), Expect.WORKS, true),
+        new Attack("ok-mv-between-siblings-at-different-levels", "works", "mv src/evil-cross \"$HOME\"/evil-cross",
+            List.of("src/evil-cross", "../home/evil-cross"), Expect.WORKS, true),
         new Attack("ok-rm-in-unprotected-dir", "works", "rm src/evil-rm", List.of("src/evil-rm"), Expect.WORKS, true),
         // documented limits
         new Attack("limit-mkdir-in-project-root", "create-restricted", "mkdir target", List.of("target"),
@@ -154,7 +158,8 @@ class LandlockAttackTest {
 
     private static final List<String> PROTECTED = List.of(
         "agent.lock", "f-write", "f-append", "f-otrunc", "f-truncate", "f-dd", "f-cp", "f-sed", "f-hardlink",
-        "f-hardlink2", "f-symlink", "f-procroot", "f-procself", "repo/tracked.txt", "f-rm", "link-prot", "f-mvaway", "f-mvaway2",
+        "f-hardlink2", "f-symlink", "f-procroot", "f-procself", "f-setsid", "repo/tracked.txt", "f-rm", "link-prot",
+        "f-mvaway", "f-mvaway2",
         "f-mvover", "f-atomic", "f-atomic2", "locked", "secret.env", "f-jtruncate", "f-jotrunc", "f-jftruncate",
         "f-procfd", "f-handle", "f-mmap", "f-mmap2", "f-mmap3", "f-jlink", "f-exchange", "f-exchange2", "f-read", "f-chmod",
         "f-touch", "deep/a/b/conf.yml");
@@ -342,7 +347,8 @@ class LandlockAttackTest {
         }
         write(proj.resolve("deep/a/b/conf.yml"), "conf: original\n");
         write(proj.resolve("deep/a/sibling.txt"), "sibling\n");
-        for (String f : List.of("evil", "evil2", "evil3", "evil4", "evil5", "evil-lock", "evil-x", "movable", "evil-rm", "evil-ln")) {
+        for (String f : List.of("evil", "evil2", "evil3", "evil4", "evil5", "evil-lock", "evil-x", "movable", "evil-rm",
+            "evil-ln", "evil-cross")) {
             write(proj.resolve("src").resolve(f), "pwned " + f + "\n");
         }
         Files.createDirectories(proj.resolve("src/fake-deep"));
