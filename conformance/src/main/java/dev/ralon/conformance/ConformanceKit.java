@@ -154,6 +154,9 @@ public final class ConformanceKit {
         /** The measured state of one guarantee, in the words docs/conformance.md uses. */
         public String status(Guarantee g) {
             List<Verdict> vs = verdicts.stream().filter(v -> v.attack().guarantee() == g).toList();
+            if (setupFailure != null) {
+                return "no verdict: the sandboxed run failed";
+            }
             long broke = vs.stream().filter(Verdict::brokeThrough).count();
             if (declared.contains(g)) {
                 return broke == 0 ? "guaranteed, held (" + vs.size() + "/" + vs.size() + " blocked)"

@@ -193,6 +193,9 @@ final class KitRun {
         run(List.of("chmod", "-R", "a+rX", base.toString()), 60);
         if (uid != currentUid()) {
             run(List.of("chown", "-R", "-h", uid + ":" + uid, proj.toString(), home.toString()), 60);
+            // the project's parent too: renaming the project itself (an attack on a directory on the way) must be
+            // possible for this user without a sandbox, or the attack would prove nothing
+            run(List.of("chown", uid + ":" + uid, base.toString()), 60);
         }
         return policy;
     }
