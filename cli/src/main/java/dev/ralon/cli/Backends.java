@@ -3,6 +3,7 @@ package dev.ralon.cli;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
@@ -54,6 +55,50 @@ final class Backends {
                 return new Probed(e, p);
             }
             why.add(e.name() + ": " + p.detail() + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
+        }
+        throw CliException.error("no backend can enforce on this host"
+                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
+                + "; `--backend noop` runs the command unprotected");
+    }
+
+    /** A backend chosen for a protected set, with its plan and why stronger backends were passed over. */
+    record Choice(Probed probed, Plan plan, List<String> passedOver) {
+    }
+
+    /**
+     * The backend {@code run} uses for this protected set. Pinned: that one (exit 2 when unknown or unavailable),
+     * whatever its plan says. Not pinned: the strongest available backend (rank above 0) whose plan is enforceable;
+     * when none is, the strongest available one, so that its refusals are what the user sees.
+     */
+    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set) {
+        if (pinned != null) {
+            Probed p = choose(enforcers, pinned);
+            return new Choice(p, p.enforcer().plan(set), List.of());
+        }
+        List<String> passedOver = new ArrayList<>();
+        Choice first = null;
+        List<String> why = new ArrayList<>();
+        for (Enforcer e : enforcers.all()) {
+            if (e.rank() <= 0) {
+                continue;
+            }
+            Probe probe = safeProbe(e);
+            if (!probe.available()) {
+                why.add(e.name() + ": " + probe.detail() + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")"));
+                continue;
+            }
+            Plan plan = e.plan(set);
+            Choice c = new Choice(new Probed(e, probe), plan, List.copyOf(passedOver));
+            if (plan.enforceable()) {
+                return c;
+            }
+            if (first == null) {
+                first = c;
+            }
+            passedOver.add(e.name() + " cannot enforce this policy (" + String.join("; ", plan.refusals()) + ")");
+        }
+        if (first != null) {
+            return first;
         }
         throw CliException.error("no backend can enforce on this host"
                 + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")

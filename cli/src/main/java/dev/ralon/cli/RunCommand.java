@@ -90,9 +90,13 @@ final class RunCommand implements Callable<Integer> {
         for (String problem : enforcers.problems()) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Probed chosen = Backends.choose(enforcers, backend);
+        Backends.Choice choice = Backends.choose(enforcers, backend, set);
+        Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
-        Plan plan = enforcer.plan(set);
+        Plan plan = choice.plan();
+        for (String passed : json ? List.<String>of() : choice.passedOver()) {
+            (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
+        }
 
         List<String> refusals = new ArrayList<>(plan.refusals());
         for (String w : expansion.warnings()) {
@@ -104,7 +108,9 @@ final class RunCommand implements Callable<Integer> {
 
         if (dryRun) {
             if (json) {
-                out.println(Json.write(planJson(enforcer, chosen, set, plan, refusals)));
+                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
+                doc.put("passedOver", choice.passedOver());
+                out.println(Json.write(doc));
             } else {
                 printPlan(out, enforcer, chosen, set, plan, refusals);
             }

@@ -51,8 +51,12 @@ final class StatusCommand implements Callable<Integer> {
         for (Enforcer e : enforcers.all()) {
             probed.add(new Backends.Probed(e, Backends.safeProbe(e)));
         }
-        String pick = probed.stream().filter(p -> p.enforcer().rank() > 0 && p.probe().available())
-                .map(p -> p.enforcer().name()).findFirst().orElse(null);
+        String pick;
+        try {
+            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp)).probed().enforcer().name();
+        } catch (CliException e) {
+            pick = null;
+        }
         String inside = System.getenv(RunCommand.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
