@@ -59,6 +59,8 @@ public final class Attacks {
         a.add(prog("punch-hole", "fallocate(FALLOC_FL_PUNCH_HOLE) over the content", g, CONTENT, "punch-hole"));
         a.add(prog("copy-file-range", "copy_file_range(FREE/evil -> FILE)", g, CONTENT, "copy-file-range"));
         a.add(prog("mmap", "mmap(MAP_SHARED, PROT_WRITE) of an O_RDWR descriptor, store, msync", g, CONTENT, "mmap"));
+        a.add(new Attack("open-by-handle", "name_to_handle_at, open_by_handle_at(O_WRONLY) without walking the path,"
+                + " write (root only)", g, CONTENT, null, "open-by-handle", true));
 
         g = Guarantee.DELETE;
         a.add(sh("rm", "rm -rf PATH", g, OBJECT, "rm -rf \"$T\""));
@@ -94,6 +96,7 @@ public final class Attacks {
         a.add(sh("chmod", "chmod go-rwx PATH", g, OBJECT, "chmod go-rwx \"$T\""));
         a.add(sh("utime", "touch -d 2001-02-03 PATH (utimensat)", g, OBJECT, "touch -d 2001-02-03 \"$T\""));
         a.add(new Attack("chown", "chown 1:1 PATH (root only)", g, OBJECT, "chown 1:1 \"$T\"", null, true));
+        a.add(prog("xattr", "setxattr(PATH, user.ralon-kit)", g, OBJECT, "xattr"));
 
         g = Guarantee.CREATE_MISSING;
         a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));

@@ -350,6 +350,19 @@ public final class ConformanceKit {
             summary.append("  ").append(g.id()).append(": ").append(rep.status(g)).append('\n');
         }
         System.out.print(summary);
+        String resultsDir = System.getProperty("ralon.conformance.results");
+        if (resultsDir != null) {
+            // one line per (attack x kind): for tables such as docs/conformance.md's results matrix
+            StringBuilder tsv = new StringBuilder();
+            for (Verdict v : verdicts) {
+                tsv.append(v.attack().id()).append('\t').append(v.kind().id()).append('\t')
+                        .append(v.attack().guarantee().id()).append('\t').append(v.declared() ? "declared" : "undeclared")
+                        .append('\t').append(v.brokeThrough() ? "through" : "blocked").append('\t')
+                        .append(v.passed() ? "pass" : "FAIL").append('\n');
+            }
+            Path dir = Files.createDirectories(Path.of(resultsDir));
+            Files.writeString(dir.resolve(name + "-uid" + uid + ".tsv"), tsv.toString());
+        }
         return rep;
     }
 

@@ -275,8 +275,9 @@ final class KitRun {
             cmd.add(c.attack().program());
             cmd.add(c.id());
             cmd.add(c.attacked().toString());
-            cmd.add(c.attack().program().equals("copy-file-range") ? free.resolve("evil").toString()
-                    : c.other(free).toString());
+            String op = c.attack().program();
+            cmd.add(op.equals("copy-file-range") ? free.resolve("evil").toString()
+                    : op.equals("open-by-handle") ? free.toString() : c.other(free).toString());
         }
         StringBuilder line = new StringBuilder();
         for (String part : cmd) {

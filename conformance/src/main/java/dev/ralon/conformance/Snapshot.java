@@ -69,6 +69,7 @@ final class Snapshot {
             if (Files.isSymbolicLink(p)) {
                 return "symlink " + common + " -> " + Files.readSymbolicLink(p);
             }
+            common += " xattrs=" + xattrs(p);
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                 TreeSet<String> names = new TreeSet<>();
                 try (Stream<Path> s = Files.list(p)) {
@@ -83,6 +84,22 @@ final class Snapshot {
                     + sha256(Files.readAllBytes(p));
         } catch (IOException | RuntimeException e) {
             return "unreadable: " + e;
+        }
+    }
+
+    /** The names of the user.* extended attributes (xattr(7)), comma-separated; "-" when there are none. */
+    private static String xattrs(Path p) {
+        try {
+            var view = Files.getFileAttributeView(p, java.nio.file.attribute.UserDefinedFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (view == null) {
+                return "?";
+            }
+            List<String> names = new ArrayList<>(view.list());
+            java.util.Collections.sort(names);
+            return names.isEmpty() ? "-" : String.join(",", names);
+        } catch (IOException | UnsupportedOperationException e) {
+            return "?";
         }
     }
 

@@ -25,6 +25,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code mmap}: {@code mmap(MAP_SHARED, PROT_WRITE)} of a read-write descriptor, store, {@code msync}.</li>
  *   <li>{@code exchange}: {@code renameat2(OTHER, TARGET, RENAME_EXCHANGE)}: swaps two paths atomically, a rename
  *       over that leaves no moment where TARGET is missing (rename(2)).</li>
+ *   <li>{@code xattr}: {@code setxattr(TARGET, "user.ralon-kit", ...)}: an extended attribute (xattr(7)).</li>
+ *   <li>{@code open-by-handle}: {@code name_to_handle_at(TARGET)}, then {@code open_by_handle_at(O_WRONLY|O_APPEND)}
+ *       against a descriptor of OTHER (a directory on the same file system) and write: opens the file without walking
+ *       its path. Needs CAP_DAC_READ_SEARCH in the initial user namespace (open_by_handle_at(2)), so only as root.</li>
  * </ul>
  */
 public final class AttackProgram {
@@ -45,6 +49,15 @@ public final class AttackProgram {
         int munmap(Pointer addr, long length) throws LastErrorException;
 
         int renameat2(int olddirfd, String oldpath, int newdirfd, String newpath, int flags) throws LastErrorException;
+
+        int setxattr(String path, String name, byte[] value, long size, int flags) throws LastErrorException;
+
+        int name_to_handle_at(int dirfd, String path, Pointer handle, int[] mountId, int flags)
+                throws LastErrorException;
+
+        int open_by_handle_at(int mountFd, Pointer handle, int flags) throws LastErrorException;
+
+        long write(int fd, byte[] buf, long count) throws LastErrorException;
     }
 
     // <asm-generic/fcntl.h>, same values on x86_64 and aarch64
@@ -52,6 +65,7 @@ public final class AttackProgram {
     private static final int O_RDWR = 2;
     private static final int O_WRONLY = 1;
     private static final int O_TRUNC = 01000;
+    private static final int O_APPEND = 02000;
     // <linux/falloc.h>
     private static final int FALLOC_FL_KEEP_SIZE = 0x01;
     private static final int FALLOC_FL_PUNCH_HOLE = 0x02;
@@ -130,6 +144,32 @@ public final class AttackProgram {
                     case "exchange" -> {
                         step = "renameat2 RENAME_EXCHANGE";
                         libc.renameat2(AT_FDCWD, other, AT_FDCWD, target, RENAME_EXCHANGE);
+                    }
+                    case "xattr" -> {
+                        step = "setxattr user.ralon-kit";
+                        libc.setxattr(target, "user.ralon-kit", PWNED, PWNED.length, 0);
+                    }
+                    case "open-by-handle" -> {
+                        // struct file_handle: u32 handle_bytes, s32 handle_type, then the opaque handle
+                        com.sun.jna.Memory handle = new com.sun.jna.Memory(8 + 128);
+                        handle.clear();
+                        handle.setInt(0, 128);
+                        step = "name_to_handle_at";
+                        libc.name_to_handle_at(AT_FDCWD, target, handle, new int[1], 0);
+                        step = "open mount directory";
+                        int mountFd = libc.open(other, O_RDONLY, 0);
+                        try {
+                            step = "open_by_handle_at O_WRONLY|O_APPEND";
+                            int fd = libc.open_by_handle_at(mountFd, handle, O_WRONLY | O_APPEND);
+                            try {
+                                step = "write";
+                                libc.write(fd, PWNED, PWNED.length);
+                            } finally {
+                                libc.close(fd);
+                            }
+                        } finally {
+                            libc.close(mountFd);
+                        }
                     }
                     default -> throw new IllegalArgumentException("unknown attack operation " + op);
                 }
