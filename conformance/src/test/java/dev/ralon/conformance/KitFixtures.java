@@ -24,6 +24,13 @@ final class KitFixtures {
         }
     }
 
+    static final class UnderClaiming {
+        @TestFactory
+        Stream<DynamicNode> kit() {
+            return ConformanceKit.forEnforcer("under-claiming").build().tests();
+        }
+    }
+
     static final class Unknown {
         @TestFactory
         Stream<DynamicNode> kit() {

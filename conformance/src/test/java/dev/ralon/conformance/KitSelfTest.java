@@ -68,6 +68,28 @@ class KitSelfTest {
     }
 
     @Test
+    void anEnforcerThatHoldsGuaranteesItDoesNotDeclareFailsForEachOfThem() {
+        var probe = dev.ralon.enforcer.spi.Enforcers.discover(getClass().getClassLoader()).byName("mount")
+                .orElseThrow().probe();
+        if (!"true".equals(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(probe.available(), "mount backend unavailable: " + probe.detail());
+        }
+        Events events = run(KitFixtures.UnderClaiming.class);
+        List<String> failed = events.failed().list().stream().map(KitSelfTest::message).toList();
+        List<String> expected = List.of("delete", "rename-away", "rename-over", "create-inside", "ancestor-rename",
+                "metadata");
+        assertEquals(expected.size(), failed.size(), String.join("\n", failed));
+        for (String g : expected) {
+            assertTrue(failed.stream().anyMatch(m -> m.startsWith("backend under-claiming does not declare " + g + " (")
+                    && m.endsWith("yet every attack on it was blocked: declare it (claims must match reality in both"
+                    + " directions)")), g + " in " + failed);
+        }
+        // create-missing: not declared, and the plan refuses missing paths, which reports it unsupported
+        assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).endsWith("create-missing is not declared:"
+                + " it must be breakable or reported unsupported")));
+    }
+
+    @Test
     void anUnknownEnforcerNameFailsAndListsWhatWasFound() {
         Events events = run(KitFixtures.Unknown.class);
         assertEquals(1, events.failed().count());
