@@ -201,7 +201,8 @@ final class KitRun {
     }
 
     private void git(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("git", "-C", proj.toString()));
+        // HOME is the run's own: the invoking user's git configuration (signing, hooks) must not change the project
+        List<String> cmd = new ArrayList<>(List.of("env", "HOME=" + home, "git", "-C", proj.toString()));
         cmd.addAll(List.of(args));
         String out = run(cmd, 60);
         if (out == null) {
