@@ -73,6 +73,9 @@ public final class ProtectedPaths {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
                         + n + "\" to protect them anywhere");
+            } else if (r.glob().isLiteral() && Files.exists(policy.root().resolve(r.glob().literalPath()),
+                    LinkOption.NOFOLLOW_LINKS)) {
+                continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(where + " names nothing that exists yet");
             } else {
@@ -160,9 +163,36 @@ public final class ProtectedPaths {
                 }
                 Path p = policy.root().resolve(rel);
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                    continue; // exists but not reached: beneath a symbolic link to a directory
+                    // exists but not reached: beneath a symbolic link to a directory. Policy.check calls it
+                    // protected, so protect what it reaches, as for a matched link.
+                    reachedThroughLink(rel, p, r);
+                    continue;
                 }
                 entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+            }
+        }
+
+        void reachedThroughLink(String rel, Path p, Rule r) {
+            Path target;
+            try {
+                target = p.toRealPath();
+            } catch (IOException e) {
+                return;
+            }
+            String targetRel = Paths2.relativeBeneath(policy.root(), target);
+            if (targetRel == null) {
+                warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
+                        + ": it is not protected");
+                return;
+            }
+            if (covered(targetRel)) {
+                return;
+            }
+            try {
+                BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                entries.put(targetRel, new Expansion.Entry(targetRel, target, kindOf(a), List.of(r), rel));
+            } catch (IOException e) {
+                // vanished
             }
         }
 
@@ -223,7 +253,9 @@ public final class ProtectedPaths {
                 counts.put(r, 0);
             }
             for (Expansion.Entry e : entries.values()) {
-                if (e.kind() == Expansion.Entry.Kind.MISSING || e.via() != null) {
+                // a link's target is not a match of its own (the link is counted); a path a literal reaches
+                // through a linked directory is that literal's match (its "via" is no entry)
+                if (e.kind() == Expansion.Entry.Kind.MISSING || (e.via() != null && entries.containsKey(e.via()))) {
                     continue;
                 }
                 for (Rule r : e.rules()) {
