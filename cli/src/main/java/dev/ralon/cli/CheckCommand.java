@@ -192,7 +192,7 @@ final class CheckCommand implements Callable<Integer> {
                 String shown = display(cwd, e.path()) + (e.kind() == Expansion.Entry.Kind.DIRECTORY ? "/" : "");
                 if (explain) {
                     String note = e.kind() == Expansion.Entry.Kind.MISSING ? " (does not exist yet)"
-                            : e.via() != null ? " (target of protected link " + e.via() + ")" : "";
+                            : e.via() != null ? " (reached as " + e.via() + " through a symbolic link)" : "";
                     out.println(shown + note + ": protected by " + describe(policy, e.rules()));
                 } else {
                     out.println(shown);

@@ -99,6 +99,8 @@ public final class ProtectedPaths {
         final List<Rule> rules;
         final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
         final List<String> warnings = new ArrayList<>();
+        /** Links (with a trailing '/') already reported as leading outside the root. */
+        final java.util.Set<String> linksLeadingOut = new java.util.HashSet<>();
 
         Walk(Policy policy) {
             this.policy = policy;
@@ -106,6 +108,17 @@ public final class ProtectedPaths {
         }
 
         void walk(Path dir, String rel) {
+            walk(dir, rel, null, new java.util.HashSet<>());
+        }
+
+        /**
+         * Walks {@code dir}, whose lexical path relative to the root is {@code rel}. {@code via} is non-null beneath a
+         * symbolic link to a directory: then {@code dir} is the link's real target and what matches is recorded at its
+         * real path, with the lexical path as {@code via} (Policy.check calls the lexical path protected, so the run
+         * must protect what it reaches). {@code chain} holds the real directories entered through links on the way
+         * down, so a link cycle is entered once.
+         */
+        private void walk(Path dir, String rel, String via, java.util.Set<Path> chain) {
             List<Rule> live = new ArrayList<>();
             for (Rule r : rules) {
                 if (r.glob().couldMatchBeneath(rel)) {
@@ -144,10 +157,60 @@ public final class ProtectedPaths {
                     continue;
                 }
                 if (!matched.isEmpty()) {
-                    entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
+                    if (via == null) {
+                        entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
+                    } else {
+                        String realRel = Paths2.relativeBeneath(policy.root(), child);
+                        if (realRel != null && !covered(realRel)) {
+                            entries.put(realRel, new Expansion.Entry(realRel, child, kindOf(a), matched, childRel));
+                        }
+                    }
                 } else if (a.isDirectory()) {
-                    walk(child, childRel);
+                    walk(child, childRel, via == null ? null : childRel, chain);
+                } else if (a.isSymbolicLink()) {
+                    followLink(child, childRel, live, chain);
                 }
+            }
+        }
+
+        /**
+         * A symbolic link that no rule matches, but beneath which a rule could match ({@code door -> real} with
+         * {@code door/*.key}): the paths it reaches are protected at their real location when that lies inside the
+         * root; a link leading outside is reported, since what it reaches is not protected.
+         */
+        private void followLink(Path link, String linkRel, List<Rule> live, java.util.Set<Path> chain) {
+            boolean reachable = false;
+            for (Rule r : live) {
+                if (r.glob().couldMatchBeneath(linkRel)) {
+                    reachable = true;
+                    break;
+                }
+            }
+            if (!reachable) {
+                return;
+            }
+            Path target;
+            try {
+                target = link.toRealPath();
+            } catch (IOException e) {
+                return; // dangling: nothing beneath it to protect
+            }
+            if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            if (!target.equals(policy.root()) && Paths2.relativeBeneath(policy.root(), target) == null) {
+                warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
+                        + " outside the project: paths reached through it are not protected");
+                linksLeadingOut.add(linkRel + "/");
+                return;
+            }
+            if (!chain.add(target)) {
+                return; // a cycle: this real directory is already being walked through a link
+            }
+            try {
+                walk(target, linkRel, linkRel, chain);
+            } finally {
+                chain.remove(target);
             }
         }
 
@@ -181,6 +244,9 @@ public final class ProtectedPaths {
             }
             String targetRel = Paths2.relativeBeneath(policy.root(), target);
             if (targetRel == null) {
+                if (linksLeadingOut.stream().anyMatch(rel::startsWith)) {
+                    return; // the walk already said so for the link on the way
+                }
                 warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
                         + ": it is not protected");
                 return;

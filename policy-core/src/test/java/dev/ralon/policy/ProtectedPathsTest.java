@@ -263,10 +263,43 @@ class ProtectedPathsTest {
             assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "door/x.key matched what it reaches");
             assertEquals(1, e.warnings().size(), e.warnings().toString());
             String w = e.warnings().get(0);
-            assertTrue(w.contains("away/y.key") && w.contains("outside"), w);
+            // one warning for the link on the way (the walk reaches beneath it for any pattern, literal or not)
+            assertTrue(w.contains("beneath away, a symbolic link to " + outside.toRealPath() + " outside the project"), w);
         } finally {
             Files.delete(outside.resolve("y.key"));
             Files.delete(outside);
         }
+    }
+
+    @Test
+    void wildcardPatternsReachingThroughALinkedDirectoryProtectTheRealPaths() throws Exception {
+        file("real/x.key");
+        file("real/notes.txt");
+        link("door", "real");
+        Expansion e = expand("door/*.key");
+        Entry x = e.entries().stream().filter(en -> en.relPath().equals("real/x.key")).findFirst().orElseThrow();
+        assertEquals("door/x.key", x.via(), "the lexical path the policy names");
+        assertEquals(root.resolve("real/x.key"), x.path());
+        assertFalse(kinds(e).containsKey("real/notes.txt"));
+        // Policy.check agrees for the lexical path: check and run see the same file as protected
+        assertFalse(e.policy().check(root.resolve("door/x.key")).isEmpty());
+    }
+
+    @Test
+    void linksLeadingOutsideAreReportedAndCyclesEndTheWalk() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("../" + tmp.getFileName() + "-outside")).toRealPath();
+        Files.writeString(outside.resolve("z.conf"), "z");
+        dir("proj");
+        root = tmp.toRealPath().resolve("proj");
+        link("etc", outside.toString());
+        link("loop", ".");
+        file("real/y.key");
+        link("door", "real");
+        Expansion e = expand("etc/*.conf", "loop/door/*.key");
+        assertTrue(e.warnings().stream().anyMatch(w -> w.contains("a symbolic link to " + outside
+                + " outside the project: paths reached through it are not protected")), e.warnings().toString());
+        assertTrue(kinds(e).containsKey("real/y.key"), "reached through two links: " + kinds(e));
+        Files.delete(outside.resolve("z.conf"));
+        Files.delete(outside);
     }
 }
