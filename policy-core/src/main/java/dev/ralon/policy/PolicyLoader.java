@@ -299,18 +299,24 @@ public final class PolicyLoader {
             try {
                 return Long.parseLong(v.replace("_", ""));
             } catch (NumberFormatException e) {
-                return v; // hex, octal, sexagesimal forms: kept as text, so "version" reports a type error
+                // 0x1F, 0o17, 1:20 (sexagesimal), huge: still a number to YAML, never a string. A non-string,
+                // non-integer JSON value makes the schema report a type error (the message names the raw value).
+                return NON_STRING_NUMBER;
             }
         }
         if (Tag.FLOAT.equals(tag)) {
             try {
-                return Double.valueOf(v.replace("_", ""));
+                double d = Double.parseDouble(v.replace("_", ""));
+                return Double.isFinite(d) ? (Object) d : NON_STRING_NUMBER;
             } catch (NumberFormatException e) {
-                return Double.NaN;
+                return NON_STRING_NUMBER; // .inf, .nan: JSON has no such numbers
             }
         }
         return v;
     }
+
+    /** Stands for a YAML number JSON cannot hold: not a string, not an integer. */
+    private static final Object NON_STRING_NUMBER = new java.math.BigDecimal("0.5");
 
     private static volatile Schema schema;
 
