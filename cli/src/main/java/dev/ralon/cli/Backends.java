@@ -131,7 +131,7 @@ final class Backends {
                 reasons.add(r.implicit() ? name + " (the policy file)" : r.pattern() + " (" + name + ":" + r.line() + ")");
             }
             if (e.via() != null) {
-                reasons.add("target of protected link " + e.via());
+                reasons.add("reached as " + e.via() + " through a symbolic link");
             }
             paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }

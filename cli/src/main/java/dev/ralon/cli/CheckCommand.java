@@ -92,66 +92,35 @@ final class CheckCommand implements Callable<Integer> {
 
     private int changes(Policy policy, PrintWriter out) {
         Path cwd = Path.of("").toAbsolutePath();
-        GitChanges git = GitChanges.at(cwd);
-        String base = staged ? "HEAD" : changedBase;
-        List<GitChanges.Change> changes = staged ? git.staged() : git.sinceBase(base);
-        List<Policy> policies = new ArrayList<>();
-        policies.add(policy);
-        // The policy as it was at BASE counts too: a change cannot un-protect what it then changes.
-        Path top = git.top();
+        dev.ralon.policy.ChangedPaths.Result result;
         try {
-            top = top.toRealPath();
-        } catch (IOException e) {
-            // keep git's answer
+            result = dev.ralon.policy.ChangedPaths.find(policy, cwd, changedBase, staged);
+        } catch (dev.ralon.policy.ChangedPaths.GitException e) {
+            throw CliException.error(e.getMessage());
+        } catch (dev.ralon.policy.PolicyException e) {
+            throw CliException.error("the policy at " + e.getMessage());
         }
-        if (policy.file().startsWith(top)) {
-            String rel = top.relativize(policy.file()).toString();
-            var bytes = git.show(base, rel);
-            if (bytes.isPresent()) {
-                try {
-                    policies.add(dev.ralon.policy.PolicyLoader.parse(bytes.get(), Path.of(base + ":" + rel),
-                            policy.file(), policy.root()));
-                } catch (dev.ralon.policy.PolicyException e) {
-                    throw CliException.error("the policy at " + e.getMessage());
-                }
-            }
-        }
-        boolean any = false;
+        Path top = result.top();
         List<Object> results = new ArrayList<>();
-        for (GitChanges.Change c : changes) {
-            List<String> sides = c.from() == null ? List.of(c.path()) : List.of(c.from(), c.path());
-            // the same pattern in both policies is reported once
-            Map<String, Rule> byPattern = new LinkedHashMap<>();
-            for (String side : sides) {
-                Path abs = top.resolve(side);
-                for (Policy p : policies) {
-                    for (Rule r : p.check(abs)) {
-                        byPattern.putIfAbsent(r.pattern() + "\0" + r.line(), r);
-                    }
-                }
-            }
-            java.util.Collection<Rule> rules = byPattern.values();
-            if (rules.isEmpty()) {
-                continue;
-            }
-            any = true;
-            String shown = c.from() == null ? display(cwd, top.resolve(c.path()))
-                    : display(cwd, top.resolve(c.from())) + " -> " + display(cwd, top.resolve(c.path()));
+        for (dev.ralon.policy.ChangedPaths.Finding f : result.findings()) {
+            String shown = f.from() == null ? display(cwd, top.resolve(f.path()))
+                    : display(cwd, top.resolve(f.from())) + " -> " + display(cwd, top.resolve(f.path()));
             if (json) {
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put("status", c.status());
-                m.put("path", c.path());
-                m.put("from", c.from());
-                m.put("rules", rulesJson(List.copyOf(rules)));
+                m.put("status", f.status());
+                m.put("path", f.path());
+                m.put("from", f.from());
+                m.put("rules", rulesJson(f.rules()));
                 results.add(m);
             } else {
-                out.println(c.status() + "\t" + shown + (explain ? ": protected by " + describe(policy, List.copyOf(rules)) : ""));
+                out.println(f.status() + "\t" + shown + (explain ? ": protected by " + describe(policy, f.rules()) : ""));
             }
         }
+        boolean any = !result.findings().isEmpty();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("policy", policy.file().toString());
-            doc.put("base", base);
+            doc.put("base", result.base());
             doc.put("staged", staged);
             doc.put("anyProtected", any);
             doc.put("changes", results);
@@ -187,7 +156,7 @@ final class CheckCommand implements Callable<Integer> {
                 String shown = display(cwd, e.path()) + (e.kind() == Expansion.Entry.Kind.DIRECTORY ? "/" : "");
                 if (explain) {
                     String note = e.kind() == Expansion.Entry.Kind.MISSING ? " (does not exist yet)"
-                            : e.via() != null ? " (target of protected link " + e.via() + ")" : "";
+                            : e.via() != null ? " (reached as " + e.via() + " through a symbolic link)" : "";
                     out.println(shown + note + ": protected by " + describe(policy, e.rules()));
                 } else {
                     out.println(shown);

@@ -72,6 +72,9 @@ final class InitCommand implements Callable<Integer> {
             tmp = null;
         } catch (FileAlreadyExistsException e) {
             throw CliException.error(file + " already exists (use --force to overwrite it)");
+        } catch (java.nio.file.AccessDeniedException e) {
+            // its message is only the path (here the temporary file's), which says nothing to the user
+            throw CliException.error("cannot write " + file + ": permission denied");
         } catch (IOException e) {
             throw CliException.error("cannot write " + file + ": " + e.getMessage());
         } finally {

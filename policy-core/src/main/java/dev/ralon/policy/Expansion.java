@@ -26,8 +26,9 @@ public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> c
      * @param path    absolute
      * @param kind    what is there (a final symbolic link is not followed)
      * @param rules   the rules that protect it
-     * @param via     for a path protected because a protected symbolic link points at it: that link's relative path;
-     *                else null
+     * @param via     for a path protected because a protected path reaches it through a symbolic link (a matched
+     *                link, or a literal pattern naming a path beneath a linked directory): that protected path,
+     *                relative; else null
      */
     public record Entry(String relPath, Path path, Kind kind, List<Rule> rules, String via) {
         /** What is at a protected path. */

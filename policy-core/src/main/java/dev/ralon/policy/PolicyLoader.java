@@ -1,6 +1,7 @@
 package dev.ralon.policy;
 
 import dev.ralon.policy.glob.Glob;
+import dev.ralon.policy.glob.PatternError;
 import dev.ralon.policy.glob.PatternException;
 import org.everit.json.schema.Schema;
 import org.everit.json.schema.ValidationException;
@@ -16,6 +17,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.CollectionEndEvent;
 import org.yaml.snakeyaml.events.CollectionStartEvent;
 import org.yaml.snakeyaml.events.DocumentStartEvent;
 import org.yaml.snakeyaml.events.Event;
@@ -202,7 +204,17 @@ public final class PolicyLoader {
         Yaml yaml = yaml();
         try {
             int documents = 0;
+            int depth = 0;
             for (Event e : yaml.parse(new StringReader(text))) {
+                // SnakeYAML's own nesting limit is enforced by its Composer with an exception that has no position;
+                // count here so that the error names the line and column of the collection that is too deep.
+                if (e instanceof CollectionStartEvent && ++depth > MAX_NESTING) {
+                    throw yamlError(file, e.getStartMark(), "lists or mappings nested more than " + MAX_NESTING
+                            + " deep; agent.lock needs only a mapping holding a list of patterns");
+                }
+                if (e instanceof CollectionEndEvent) {
+                    depth--;
+                }
                 if (e instanceof DocumentStartEvent && ++documents > 1) {
                     throw yamlError(file, e.getStartMark(), "more than one YAML document; agent.lock holds exactly one");
                 }
@@ -287,18 +299,24 @@ public final class PolicyLoader {
             try {
                 return Long.parseLong(v.replace("_", ""));
             } catch (NumberFormatException e) {
-                return v; // hex, octal, sexagesimal forms: kept as text, so "version" reports a type error
+                // 0x1F, 0o17, 1:20 (sexagesimal), huge: still a number to YAML, never a string. A non-string,
+                // non-integer JSON value makes the schema report a type error (the message names the raw value).
+                return NON_STRING_NUMBER;
             }
         }
         if (Tag.FLOAT.equals(tag)) {
             try {
-                return Double.valueOf(v.replace("_", ""));
+                double d = Double.parseDouble(v.replace("_", ""));
+                return Double.isFinite(d) ? (Object) d : NON_STRING_NUMBER;
             } catch (NumberFormatException e) {
-                return Double.NaN;
+                return NON_STRING_NUMBER; // .inf, .nan: JSON has no such numbers
             }
         }
         return v;
     }
+
+    /** Stands for a YAML number JSON cannot hold: not a string, not an integer. */
+    private static final Object NON_STRING_NUMBER = new java.math.BigDecimal("0.5");
 
     private static volatile Schema schema;
 
@@ -331,24 +349,33 @@ public final class PolicyLoader {
         }
     }
 
-    /** The violation that appears first in the file. */
+    /**
+     * The violation that appears first in the file. A missing key has no place in the file, so it comes after every
+     * violation that has one (a typo such as {@code Version:} is reported as the unknown key it is, with a
+     * suggestion, rather than as a missing "version"). At the same place, a wrong type beats a wrong value
+     * ({@code version: "1"} is a string, not an unsupported version).
+     */
     private static ValidationException firstLeaf(ValidationException e, Map<String, Node> pointers) {
         List<ValidationException> leaves = new ArrayList<>();
         collectLeaves(e, leaves);
         ValidationException best = leaves.get(0);
-        int bestPos = Integer.MAX_VALUE;
+        long bestRank = Long.MAX_VALUE;
         for (ValidationException v : leaves) {
             Node n = pointers.get(v.getPointerToViolation());
-            int pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
+            long pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
             if ("additionalProperties".equals(v.getKeyword())) {
                 Node k = pointers.get(v.getPointerToViolation() + "/" + extraKey(v) + "#key");
                 if (k != null) {
                     pos = k.getStartMark().getIndex();
                 }
             }
-            if (pos < bestPos) {
+            if ("required".equals(v.getKeyword())) {
+                pos = Integer.MAX_VALUE;
+            }
+            long rank = pos * 2 + ("type".equals(v.getKeyword()) ? 0 : 1);
+            if (rank < bestRank) {
                 best = v;
-                bestPos = pos;
+                bestRank = rank;
             }
         }
         return best;
@@ -398,17 +425,24 @@ public final class PolicyLoader {
                             "agent.lock must be a YAML mapping with the keys \"version\" and \"protect\", found " + kindOf(node));
                 }
                 if (ptr.equals("#/version")) {
-                    return at(ErrorKind.SCHEMA, file, node, "\"version\" must be the number 1, found " + kindOf(node));
+                    return at(ErrorKind.SCHEMA, file, node, "\"version\" must be the number 1, found " + kindOf(node)
+                            + "; write \"version: 1\"");
                 }
                 if (ptr.equals("#/protect")) {
                     return at(ErrorKind.SCHEMA, file, node,
                             "\"protect\" must be a list of patterns (lines starting with \"- \"), found " + kindOf(node));
                 }
+                boolean isNull = node instanceof ScalarNode sn && Tag.NULL.equals(sn.getTag());
                 return at(ErrorKind.SCHEMA, file, node, where + " must be a pattern (a string), found " + kindOf(node)
-                        + (node instanceof ScalarNode ? "; put it in quotes" : ""));
+                        + (isNull ? "; write a pattern after the \"- \" or remove the entry"
+                        : node instanceof ScalarNode ? "; put it in quotes" : ""));
             }
-            case "minLength":
-                return at(ErrorKind.PATTERN, file, node, "empty pattern; remove the entry or write a path");
+            case "minLength": {
+                // the same error the pattern language gives for a blank pattern, so the id is "pattern-empty"
+                Mark m = node.getStartMark();
+                return new PolicyException(ErrorKind.PATTERN, file, m.getLine() + 1, m.getColumn() + 1,
+                        "empty pattern; remove the entry or write a path", PatternError.EMPTY);
+            }
             case "maxLength":
                 return at(ErrorKind.SCHEMA, file, node, where + " is longer than 4096 characters");
             case "maxItems":
@@ -437,7 +471,8 @@ public final class PolicyLoader {
         }
         ScalarNode s = (ScalarNode) node;
         if (Tag.NULL.equals(s.getTag())) {
-            return "nothing (an empty value)";
+            return s.getValue().isEmpty() ? "nothing (an empty value)"
+                    : "\"" + s.getValue() + "\", which YAML reads as null (nothing)";
         }
         if (Tag.STR.equals(s.getTag())) {
             return "the text \"" + abbreviate(s.getValue()) + "\"";
@@ -531,7 +566,11 @@ public final class PolicyLoader {
         return new Policy(absFile, root, 1, rules, warnings);
     }
 
-    /** Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start. */
+    /**
+     * Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start.
+     * SnakeYAML marks count code points (index and column), the pattern language's offset counts UTF-16 chars: both
+     * are converted to code points, the unit of every column this loader reports.
+     */
     private static int patternColumn(ScalarNode s, String text, int offset) {
         Mark start = s.getStartMark();
         Mark end = s.getEndMark();
@@ -540,17 +579,20 @@ public final class PolicyLoader {
             return base;
         }
         String value = s.getValue();
+        int cpOffset = value.codePointCount(0, Math.min(Math.max(offset, 0), value.length()));
+        int total = text.codePointCount(0, text.length());
         int a = start.getIndex();
         int b = end.getIndex();
-        if (a < 0 || b > text.length() || a >= b) {
+        if (a < 0 || b > total || a >= b) {
             return base;
         }
-        String src = text.substring(a, b);
+        int ca = text.offsetByCodePoints(0, a);
+        String src = text.substring(ca, text.offsetByCodePoints(ca, b - a));
         if (src.equals(value)) {
-            return base + offset;
+            return base + cpOffset;
         }
         if (src.length() == value.length() + 2 && src.substring(1, src.length() - 1).equals(value)) {
-            return base + 1 + offset;
+            return base + 1 + cpOffset;
         }
         return base;
     }

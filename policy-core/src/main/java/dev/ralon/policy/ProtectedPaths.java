@@ -73,6 +73,9 @@ public final class ProtectedPaths {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
                         + n + "\" to protect them anywhere");
+            } else if (r.glob().isLiteral() && Files.exists(policy.root().resolve(r.glob().literalPath()),
+                    LinkOption.NOFOLLOW_LINKS)) {
+                continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(where + " names nothing that exists yet");
             } else {
@@ -96,6 +99,8 @@ public final class ProtectedPaths {
         final List<Rule> rules;
         final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
         final List<String> warnings = new ArrayList<>();
+        /** Links (with a trailing '/') already reported as leading outside the root. */
+        final java.util.Set<String> linksLeadingOut = new java.util.HashSet<>();
 
         Walk(Policy policy) {
             this.policy = policy;
@@ -103,6 +108,17 @@ public final class ProtectedPaths {
         }
 
         void walk(Path dir, String rel) {
+            walk(dir, rel, null, new java.util.HashSet<>());
+        }
+
+        /**
+         * Walks {@code dir}, whose lexical path relative to the root is {@code rel}. {@code via} is non-null beneath a
+         * symbolic link to a directory: then {@code dir} is the link's real target and what matches is recorded at its
+         * real path, with the lexical path as {@code via} (Policy.check calls the lexical path protected, so the run
+         * must protect what it reaches). {@code chain} holds the real directories entered through links on the way
+         * down, so a link cycle is entered once.
+         */
+        private void walk(Path dir, String rel, String via, java.util.Set<Path> chain) {
             List<Rule> live = new ArrayList<>();
             for (Rule r : rules) {
                 if (r.glob().couldMatchBeneath(rel)) {
@@ -141,10 +157,60 @@ public final class ProtectedPaths {
                     continue;
                 }
                 if (!matched.isEmpty()) {
-                    entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
+                    if (via == null) {
+                        entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
+                    } else {
+                        String realRel = Paths2.relativeBeneath(policy.root(), child);
+                        if (realRel != null && !covered(realRel)) {
+                            entries.put(realRel, new Expansion.Entry(realRel, child, kindOf(a), matched, childRel));
+                        }
+                    }
                 } else if (a.isDirectory()) {
-                    walk(child, childRel);
+                    walk(child, childRel, via == null ? null : childRel, chain);
+                } else if (a.isSymbolicLink()) {
+                    followLink(child, childRel, live, chain);
                 }
+            }
+        }
+
+        /**
+         * A symbolic link that no rule matches, but beneath which a rule could match ({@code door -> real} with
+         * {@code door/*.key}): the paths it reaches are protected at their real location when that lies inside the
+         * root; a link leading outside is reported, since what it reaches is not protected.
+         */
+        private void followLink(Path link, String linkRel, List<Rule> live, java.util.Set<Path> chain) {
+            boolean reachable = false;
+            for (Rule r : live) {
+                if (r.glob().couldMatchBeneath(linkRel)) {
+                    reachable = true;
+                    break;
+                }
+            }
+            if (!reachable) {
+                return;
+            }
+            Path target;
+            try {
+                target = link.toRealPath();
+            } catch (IOException e) {
+                return; // dangling: nothing beneath it to protect
+            }
+            if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            if (!target.equals(policy.root()) && Paths2.relativeBeneath(policy.root(), target) == null) {
+                warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
+                        + " outside the project: paths reached through it are not protected");
+                linksLeadingOut.add(linkRel + "/");
+                return;
+            }
+            if (!chain.add(target)) {
+                return; // a cycle: this real directory is already being walked through a link
+            }
+            try {
+                walk(target, linkRel, linkRel, chain);
+            } finally {
+                chain.remove(target);
             }
         }
 
@@ -160,9 +226,39 @@ public final class ProtectedPaths {
                 }
                 Path p = policy.root().resolve(rel);
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                    continue; // exists but not reached: beneath a symbolic link to a directory
+                    // exists but not reached: beneath a symbolic link to a directory. Policy.check calls it
+                    // protected, so protect what it reaches, as for a matched link.
+                    reachedThroughLink(rel, p, r);
+                    continue;
                 }
                 entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+            }
+        }
+
+        void reachedThroughLink(String rel, Path p, Rule r) {
+            Path target;
+            try {
+                target = p.toRealPath();
+            } catch (IOException e) {
+                return;
+            }
+            String targetRel = Paths2.relativeBeneath(policy.root(), target);
+            if (targetRel == null) {
+                if (linksLeadingOut.stream().anyMatch(rel::startsWith)) {
+                    return; // the walk already said so for the link on the way
+                }
+                warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
+                        + ": it is not protected");
+                return;
+            }
+            if (covered(targetRel)) {
+                return;
+            }
+            try {
+                BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                entries.put(targetRel, new Expansion.Entry(targetRel, target, kindOf(a), List.of(r), rel));
+            } catch (IOException e) {
+                // vanished
             }
         }
 
@@ -223,7 +319,9 @@ public final class ProtectedPaths {
                 counts.put(r, 0);
             }
             for (Expansion.Entry e : entries.values()) {
-                if (e.kind() == Expansion.Entry.Kind.MISSING || e.via() != null) {
+                // a link's target is not a match of its own (the link is counted); a path a literal reaches
+                // through a linked directory is that literal's match (its "via" is no entry)
+                if (e.kind() == Expansion.Entry.Kind.MISSING || (e.via() != null && entries.containsKey(e.via()))) {
                     continue;
                 }
                 for (Rule r : e.rules()) {

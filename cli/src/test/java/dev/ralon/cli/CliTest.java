@@ -1,0 +1,388 @@
+package dev.ralon.cli;
+
+import dev.ralon.policy.PolicyLoader;
+import org.json.JSONArray;
+import org.json.JSONObject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The CLI in-process through {@link Ralon#execute(String[], PrintWriter, PrintWriter)}. The JVM's working directory
+ * cannot change, so every path here is absolute and the policy is named with --policy; what depends on the working
+ * directory (discovery, relative paths) is in {@link CliE2ETest}, through the real executable.
+ */
+class CliTest {
+    @TempDir
+    Path tmp;
+
+    Path root;
+    Path lock;
+
+    record Result(int code, String out, String err) {
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Ralon.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    static Result runWithStdin(byte[] stdin, String... args) {
+        InputStream saved = System.in;
+        System.setIn(new ByteArrayInputStream(stdin));
+        try {
+            return run(args);
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    /** One line on stderr, "ralon: ...", exit 2, nothing on stdout. */
+    static void assertError(Result r, String... mustContain) {
+        assertEquals(2, r.code(), r.toString());
+        assertEquals(1, r.errLines().size(), "exactly one line on stderr: " + r.err());
+        String line = r.errLines().get(0);
+        assertTrue(line.startsWith("ralon: "), line);
+        assertFalse(line.contains("Exception") || line.contains("\tat "), line);
+        for (String s : mustContain) {
+            assertTrue(line.contains(s), "'" + s + "' missing from: " + line);
+        }
+        assertEquals("", r.out(), "nothing on stdout for an error");
+    }
+
+    @BeforeEach
+    void project() throws Exception {
+        root = tmp.resolve("proj");
+        Files.createDirectories(root.resolve("src/auth"));
+        Files.writeString(root.resolve("src/auth/login.ts"), "x");
+        Files.writeString(root.resolve("src/app.ts"), "x");
+        Files.writeString(root.resolve(".env"), "x");
+        Files.createDirectories(root.resolve("keys"));
+        Files.writeString(root.resolve("keys/server.pem"), "x");
+        root = root.toRealPath();
+        lock = Files.writeString(root.resolve("agent.lock"),
+                "version: 1\nprotect:\n  - .env\n  - \"**/*.pem\"\n  - src/auth/\n  - not/yet.txt\n");
+    }
+
+    String p(String rel) {
+        return root.resolve(rel).toString();
+    }
+
+    // ---- top level ----
+
+    @Test
+    void version() {
+        Result r = run("--version");
+        assertEquals(0, r.code());
+        assertTrue(r.out().matches("ralon \\S+ \\(agent\\.lock version 1\\)\\n"), r.out());
+        assertFalse(r.out().contains("unknown"), "the build's version is filtered in: " + r.out());
+    }
+
+    @Test
+    void helpHasExamplesAndExitCodes() {
+        Result r = run("--help");
+        assertEquals(0, r.code());
+        for (String s : List.of("Usage: ralon", "init", "check", "status", "run", "Examples:", "ralon check --stdin",
+                "Exit codes:")) {
+            assertTrue(r.out().contains(s), s + " missing from help:\n" + r.out());
+        }
+        for (String sub : List.of("init", "check", "status")) {
+            Result h = run(sub, "--help");
+            assertEquals(0, h.code(), sub);
+            assertTrue(h.out().startsWith("Usage: ralon " + sub), h.out());
+        }
+    }
+
+    @Test
+    void badArgumentsAreOneLineAndExit2() {
+        assertError(run(), "command is required");
+        assertError(run("frobnicate"), "frobnicate");
+        assertError(run("check", "--no-such-option"), "--no-such-option", "ralon check --help");
+        assertError(run("init", "a", "b"), "ralon init --help");
+        assertError(run("check", "--policy"), "--policy");
+        assertError(run("check", "-z", "--policy", lock.toString(), "x"), "-z goes with --stdin");
+    }
+
+    // ---- init ----
+
+    @Test
+    void initWritesTheTemplateAndRefusesToOverwrite() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("fresh"));
+        Result r = run("init", dir.toString());
+        assertEquals(0, r.code(), r.toString());
+        Path written = dir.resolve("agent.lock");
+        assertEquals(InitCommand.TEMPLATE, Files.readString(written));
+        assertTrue(r.out().contains(written.toString()), r.out());
+        assertEquals(List.of("agent.lock"), PolicyLoader.load(written).declaredRules().stream()
+                .map(dev.ralon.policy.Rule::pattern).toList(), "the template is a valid policy");
+
+        Files.writeString(written, "version: 1\n# mine\n");
+        Files.setLastModifiedTime(written, FileTime.fromMillis(1_500_000_000_000L));
+        Map<String, String> before = listing(dir);
+        Result again = run("init", dir.toString());
+        assertError(again, written.toString(), "already exists", "--force");
+        assertEquals(before, listing(dir), "refused: file untouched, no temporary file left");
+
+        Result forced = run("init", "--force", dir.toString());
+        assertEquals(0, forced.code(), forced.toString());
+        assertEquals(InitCommand.TEMPLATE, Files.readString(written));
+        assertEquals(List.of("agent.lock"), List.copyOf(listing(dir).keySet()), "no temporary file left");
+    }
+
+    @Test
+    void initRefusesADirectoryNamedAgentLockAndAMissingDirectory() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("d/agent.lock")).getParent();
+        assertError(run("init", dir.toString()), "is a directory");
+        assertError(run("init", "--force", dir.toString()), "is a directory");
+        assertTrue(Files.isDirectory(dir.resolve("agent.lock")));
+        assertError(run("init", tmp.resolve("nope").toString()), "not a directory");
+        assertFalse(Files.exists(tmp.resolve("nope")));
+    }
+
+    static Map<String, String> listing(Path dir) throws Exception {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path q : s.filter(q -> !q.equals(dir)).toList()) {
+                m.put(dir.relativize(q).toString(), Files.isRegularFile(q)
+                        ? Files.size(q) + "/" + Files.getLastModifiedTime(q) + "/" + Files.readString(q).hashCode() : "d");
+            }
+        }
+        return m;
+    }
+
+    // ---- check ----
+
+    @Test
+    void checkExitCodes() {
+        Result prot = run("check", "--policy", lock.toString(), p(".env"));
+        assertEquals(1, prot.code(), prot.toString());
+        assertEquals(p(".env") + "\n", prot.out());
+        assertEquals("", prot.err());
+
+        Result free = run("check", "--policy", lock.toString(), p("src/app.ts"));
+        assertEquals(0, free.code(), free.toString());
+        assertEquals("", free.out());
+
+        Result mixed = run("check", "--policy", lock.toString(), p("src/app.ts"), p("src/auth/login.ts"),
+                p("keys/server.pem"), p("agent.lock"), p("not/yet.txt"), p("src/auth/new-file.ts"));
+        assertEquals(1, mixed.code());
+        assertEquals(String.join("\n", p("src/auth/login.ts"), p("keys/server.pem"), p("agent.lock"),
+                p("not/yet.txt"), p("src/auth/new-file.ts")) + "\n", mixed.out(), "only the protected ones, in order");
+
+        Result outside = run("check", "--policy", lock.toString(), tmp.resolve("elsewhere/.env").toString(), "/etc/passwd");
+        assertEquals(0, outside.code(), "paths outside the root are not protected by this policy");
+
+        Result top = run("check", "--policy", lock.toString(), root.toString());
+        assertEquals(0, top.code(), "the root directory itself is not protected");
+    }
+
+    @Test
+    void checkExplain() {
+        Result r = run("check", "--explain", "--policy", lock.toString(), p("keys/server.pem"), p("agent.lock"),
+                p("src/app.ts"));
+        assertEquals(1, r.code());
+        assertEquals(p("keys/server.pem") + ": protected by \"**/*.pem\" (agent.lock:4)\n"
+                + p("agent.lock") + ": protected by agent.lock (the policy file always protects itself)\n", r.out());
+    }
+
+    @Test
+    void checkJson() {
+        Result r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
+        assertEquals(1, r.code());
+        JSONObject doc = new JSONObject(r.out());
+        assertEquals(java.util.Set.of("policy", "root", "anyProtected", "results"), doc.keySet());
+        assertEquals(lock.toString(), doc.getString("policy"));
+        assertEquals(root.toString(), doc.getString("root"));
+        assertTrue(doc.getBoolean("anyProtected"));
+        JSONArray res = doc.getJSONArray("results");
+        assertEquals(2, res.length());
+        JSONObject first = res.getJSONObject(0);
+        assertEquals(p("src/auth/x.ts"), first.getString("path"));
+        assertTrue(first.getBoolean("protected"));
+        JSONObject rule = first.getJSONArray("rules").getJSONObject(0);
+        assertEquals("src/auth/", rule.getString("pattern"));
+        assertEquals(5, rule.getInt("line"));
+        assertFalse(rule.getBoolean("implicit"));
+        JSONObject second = res.getJSONObject(1);
+        assertFalse(second.getBoolean("protected"));
+        assertEquals(0, second.getJSONArray("rules").length());
+
+        Result none = run("check", "--json", "--policy", lock.toString(), p("src/app.ts"));
+        assertEquals(0, none.code());
+        assertFalse(new JSONObject(none.out()).getBoolean("anyProtected"));
+    }
+
+    @Test
+    void checkThroughASymbolicLinkIsProtected() throws Exception {
+        Files.createSymbolicLink(root.resolve("innocent.txt"), Path.of(".env"));
+        Files.createSymbolicLink(root.resolve("door"), Path.of("src/auth"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.createSymbolicLink(outside.resolve("back"), root);
+        Result r = run("check", "--policy", lock.toString(), p("innocent.txt"), p("door/login.ts"), p("door/new.ts"),
+                outside.resolve("back/.env").toString(), p("src/../.env"));
+        assertEquals(1, r.code());
+        assertEquals(5, r.out().lines().count(), r.out());
+    }
+
+    @Test
+    void checkStdinNewlinesAndNul() {
+        String lines = p(".env") + "\r\n" + p("src/app.ts") + "\n\n" + p("keys/server.pem") + "\n";
+        Result r = runWithStdin(lines.getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy", lock.toString());
+        assertEquals(1, r.code(), r.toString());
+        assertEquals(p(".env") + "\n" + p("keys/server.pem") + "\n", r.out());
+
+        String odd = root.resolve("we ird\nname.pem").toString();
+        byte[] z = (p("src/app.ts") + "\0" + odd + "\0").getBytes(StandardCharsets.UTF_8);
+        Result rz = runWithStdin(z, "check", "-z", "--stdin", "--policy", lock.toString());
+        assertEquals(1, rz.code(), rz.toString());
+        assertEquals(odd + "\0", rz.out(), "NUL-terminated output; a newline inside a name survives");
+
+        Result free = runWithStdin(p("src/app.ts").getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
+                lock.toString());
+        assertEquals(0, free.code());
+        Result empty = runWithStdin(new byte[0], "check", "--stdin", "--policy", lock.toString());
+        assertEquals(0, empty.code(), "no paths on stdin: nothing is protected (not a listing)");
+        assertEquals("", empty.out());
+
+        Result nulWithoutZ = runWithStdin("a\0b\n".getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
+                lock.toString());
+        assertError(nulWithoutZ, "-z");
+    }
+
+    @Test
+    void checkWithoutPathsListsWhatIsProtected() throws Exception {
+        Result r = run("check", "--policy", lock.toString());
+        assertEquals(0, r.code(), r.toString());
+        assertEquals(List.of(p(".env"), p("agent.lock"), p("keys/server.pem"), p("not/yet.txt"), p("src/auth") + "/"),
+                r.out().lines().toList());
+
+        Result ex = run("check", "--explain", "--policy", lock.toString());
+        assertTrue(ex.out().contains(p("not/yet.txt") + " (does not exist yet): protected by \"not/yet.txt\" (agent.lock:6)"),
+                ex.out());
+        assertTrue(ex.out().contains(p("src/auth") + "/: protected by \"src/auth/\" (agent.lock:5)"), ex.out());
+
+        Result js = run("check", "--json", "--policy", lock.toString());
+        assertEquals(0, js.code());
+        JSONObject doc = new JSONObject(js.out());
+        assertEquals(java.util.Set.of("policy", "root", "protected", "warnings"), doc.keySet());
+        JSONArray prot = doc.getJSONArray("protected");
+        assertEquals(5, prot.length());
+        JSONObject auth = prot.getJSONObject(4);
+        assertEquals("src/auth", auth.getString("path"));
+        assertEquals("directory", auth.getString("kind"));
+        assertEquals("src/auth/", auth.getJSONArray("rules").getJSONObject(0).getString("pattern"));
+        assertFalse(auth.has("via"));
+        assertEquals("missing", prot.getJSONObject(3).getString("kind"));
+        assertEquals(List.of("pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"),
+                doc.getJSONArray("warnings").toList());
+    }
+
+    @Test
+    void listingWarningsGoToStderr() throws Exception {
+        Files.writeString(lock, "version: 1\nprotect:\n  - \"*.pem\"\n");
+        Result r = run("check", "--policy", lock.toString());
+        assertEquals(0, r.code());
+        assertEquals(List.of(p("agent.lock")), r.out().lines().toList());
+        assertEquals(1, r.errLines().size(), r.err());
+        assertTrue(r.err().startsWith("ralon: warning: pattern \"*.pem\"") && r.err().contains("**/*.pem"), r.err());
+    }
+
+    @Test
+    void badPolicyIsOneLineWithLocation() throws Exception {
+        Files.writeString(lock, "version: 1\nprotect:\n  - ok\n  - /abs\n");
+        assertError(run("check", "--policy", lock.toString(), p(".env")), lock + ":4:5: ");
+        assertError(run("status", "--policy", lock.toString()), lock + ":4:5: ");
+        Files.writeString(lock, "version: 1\nprotected: [a]\n");
+        assertError(run("check", "--policy", lock.toString()), ":2:1: ", "did you mean \"protect\"");
+        assertError(run("check", "--policy", tmp.resolve("missing/agent.lock").toString(), "x"), "agent.lock", "no such file");
+    }
+
+    // ---- status ----
+
+    @Test
+    void statusText() {
+        Result r = run("status", "--policy", lock.toString());
+        assertEquals(0, r.code(), r.toString());
+        String o = r.out();
+        assertTrue(o.startsWith("policy: " + lock + "\n"), o);
+        assertTrue(o.contains("protected paths now: 5 "), o);
+        assertTrue(o.contains("LINE") && o.contains("MATCHES") && o.contains("PATTERN"), o);
+        assertTrue(o.matches("(?s).*\\n  -\\s+1  agent\\.lock  \\(always protected\\)\\n.*"), o);
+        assertTrue(o.matches("(?s).*\\n  4\\s+1  \\*\\*/\\*\\.pem\\n.*"), o);
+        assertTrue(o.matches("(?s).*\\n  6\\s+0  not/yet\\.txt\\n.*"), o);
+        assertTrue(o.contains("warning: pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"), o);
+        assertTrue(o.contains("backends:") && o.contains("NAME") && o.contains("AVAILABLE"), o);
+        assertTrue(o.matches("(?s).*\\n  noop\\s+yes .*"), "noop is always listed and available:\n" + o);
+        assertTrue(o.contains("`ralon run` would use: "), o);
+        assertFalse(o.contains("boundary check"), "not inside ralon run");
+    }
+
+    @Test
+    void statusJson() {
+        Result r = run("status", "--json", "--policy", lock.toString());
+        assertEquals(0, r.code(), r.toString());
+        JSONObject doc = new JSONObject(r.out());
+        assertEquals(java.util.Set.of("policy", "root", "version", "patterns", "protectedPaths", "warnings", "backends",
+                "runWouldUse", "enforcedBy"), doc.keySet());
+        assertEquals(1, doc.getInt("version"));
+        assertEquals(5, doc.getInt("protectedPaths"));
+        JSONArray pats = doc.getJSONArray("patterns");
+        assertEquals(5, pats.length());
+        assertTrue(pats.getJSONObject(0).getBoolean("implicit"));
+        assertEquals(0, pats.getJSONObject(0).getInt("line"));
+        assertEquals(1, pats.getJSONObject(0).getInt("matches"));
+        assertEquals("**/*.pem", pats.getJSONObject(2).getString("pattern"));
+        assertEquals(4, pats.getJSONObject(2).getInt("line"));
+        assertEquals(1, pats.getJSONObject(2).getInt("matches"));
+        assertEquals(0, pats.getJSONObject(4).getInt("matches"));
+        assertEquals(1, doc.getJSONArray("warnings").length(), doc.getJSONArray("warnings").toString());
+        JSONArray backends = doc.getJSONArray("backends");
+        boolean noop = false;
+        for (int i = 0; i < backends.length(); i++) {
+            JSONObject b = backends.getJSONObject(i);
+            assertEquals(java.util.Set.of("name", "rank", "available", "detail", "fix", "description", "guarantees",
+                    "notGuaranteed"), b.keySet());
+            if (b.getString("name").equals("noop")) {
+                noop = true;
+                assertTrue(b.getBoolean("available"));
+                assertEquals(0, b.getInt("rank"));
+            }
+        }
+        assertTrue(noop, "noop backend listed");
+        assertTrue(doc.isNull("enforcedBy"));
+        if (!doc.isNull("runWouldUse")) {
+            assertFalse(doc.getString("runWouldUse").equals("noop"), "noop is never chosen by itself");
+        }
+    }
+
+    @Test
+    void policyOptionNamesTheFileExactly() throws Exception {
+        Path other = Files.writeString(root.resolve("other.lock"), "version: 1\nprotect: [src/app.ts]\n");
+        Result r = run("check", "--policy", other.toString(), p("src/app.ts"), p("other.lock"), p("agent.lock"));
+        assertEquals(1, r.code());
+        assertEquals(List.of(p("src/app.ts"), p("other.lock")), r.out().lines().toList(),
+                "the named policy, and it protects itself (agent.lock is just a file here)");
+    }
+}

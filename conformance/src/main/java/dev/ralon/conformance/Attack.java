@@ -1,0 +1,41 @@
+package dev.ralon.conformance;
+
+import dev.ralon.enforcer.spi.Guarantee;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One attack of the catalogue: what it tries, the guarantee it tests, the kinds of path it is made against, and how it
+ * is made inside the sandbox.
+ *
+ * <p>A shell attack is a {@code /bin/sh} fragment using {@code $T} (the attacked path, absolute), {@code $W} (the
+ * directory on the way: the parent of the protected path), {@code $F} (an unprotected scratch directory) and
+ * {@code $ID} (the case id, unique per attack and kind). A program attack runs one operation of
+ * {@link dev.ralon.conformance.attack.AttackProgram} on {@code $T} (with {@code $F/x-$ID} as the other path).
+ *
+ * @param id        short stable name, e.g. {@code sed-i}
+ * @param title     what it does, e.g. {@code sed -i s/original/pwned/ FILE}
+ * @param guarantee the guarantee that must stop it
+ * @param kinds     the kinds of protected path it is made against
+ * @param shell     the shell fragment, or null for a program attack
+ * @param program   the {@link dev.ralon.conformance.attack.AttackProgram} operation, or null for a shell attack
+ * @param rootOnly  whether it only means something when the sandboxed user is root
+ */
+public record Attack(String id, String title, Guarantee guarantee, Set<PathKind> kinds, String shell, String program,
+                     boolean rootOnly) {
+    public Attack {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(guarantee, "guarantee");
+        kinds = Set.copyOf(kinds);
+        if ((shell == null) == (program == null)) {
+            throw new IllegalArgumentException("an attack is either a shell fragment or a program operation: " + id);
+        }
+    }
+
+    /** Whether it renames or removes the directory on the way ({@code $W}), whose identity is then watched too. */
+    public boolean watchesWay() {
+        return guarantee == Guarantee.ANCESTOR_RENAME;
+    }
+}

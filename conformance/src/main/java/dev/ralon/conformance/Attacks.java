@@ -1,0 +1,117 @@
+package dev.ralon.conformance;
+
+import dev.ralon.enforcer.spi.Guarantee;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The attack catalogue. Every attack is made against every kind of path it lists, each (attack × kind) in its own
+ * directory; {@code docs/conformance.md} lists the same catalogue in prose.
+ */
+public final class Attacks {
+    private static final Set<PathKind> CONTENT = EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED,
+            PathKind.POLICY);
+    private static final Set<PathKind> OBJECT = EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED,
+            PathKind.POLICY, PathKind.DIRECTORY);
+    private static final Set<PathKind> WAYS = EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED,
+            PathKind.DIRECTORY);
+    private static final Set<PathKind> DIR = EnumSet.of(PathKind.DIRECTORY);
+    private static final Set<PathKind> MISSING = EnumSet.of(PathKind.MISSING);
+
+    private static final List<Attack> ALL = build();
+
+    private Attacks() {
+    }
+
+    /** Every attack, in catalogue order (grouped by guarantee). */
+    public static List<Attack> all() {
+        return ALL;
+    }
+
+    private static List<Attack> build() {
+        List<Attack> a = new ArrayList<>();
+        Guarantee g = Guarantee.MODIFY_CONTENT;
+        a.add(sh("write", "echo pwned > FILE (open O_WRONLY|O_CREAT|O_TRUNC, write)", g, CONTENT,
+                "echo pwned > \"$T\""));
+        a.add(sh("append", "echo pwned >> FILE (O_APPEND)", g, CONTENT, "echo pwned >> \"$T\""));
+        a.add(sh("truncate", "truncate -s 0 FILE (truncate(2))", g, CONTENT, "truncate -s 0 \"$T\""));
+        a.add(sh("cp-over", "cp FREE/evil FILE", g, CONTENT, "cp \"$F/evil\" \"$T\""));
+        a.add(sh("sed-i", "sed -i s/original/pwned/ FILE (temporary file renamed over)", g, CONTENT,
+                "sed -i s/original/pwned/ \"$T\""));
+        a.add(sh("git-checkout", "git checkout -- FILE (restores the committed version)", g, CONTENT,
+                "cd \"$P\" && git checkout -- \"$T\""));
+        a.add(sh("hardlink", "ln FILE FREE/hl, then write through the link", g, CONTENT,
+                "ln \"$T\" \"$F/hl-$ID\" && echo pwned >> \"$F/hl-$ID\""));
+        a.add(sh("symlink", "ln -s FILE FREE/sl, then write through the link", g, CONTENT,
+                "ln -s \"$T\" \"$F/sl-$ID\" && echo pwned >> \"$F/sl-$ID\""));
+        a.add(sh("proc-self-fd", "open read-only, reopen /proc/self/fd/N for writing", g, CONTENT,
+                "exec 3<\"$T\" && echo pwned >> /proc/self/fd/3"));
+        a.add(sh("proc-pid-root", "write through /proc/PID/root of a same-user process outside the sandbox", g,
+                CONTENT, "echo pwned >> \"/proc/$OUTSIDE_PID/root$T\""));
+        a.add(sh("userns-umount", "unshare -Ur -m, umount -l FILE, then write", g, CONTENT,
+                "unshare -Ur -m sh -c 'umount -l \"$T\"; echo pwned >> \"$T\"'"));
+        a.add(sh("userns-remount", "unshare -Ur -m, mount -o remount,rw,bind FILE, then write", g, CONTENT,
+                "unshare -Ur -m sh -c 'mount -o remount,rw,bind \"$T\"; echo pwned >> \"$T\"'"));
+        a.add(prog("o-trunc", "open(FILE, O_RDONLY|O_TRUNC)", g, CONTENT, "otrunc"));
+        a.add(prog("punch-hole", "fallocate(FALLOC_FL_PUNCH_HOLE) over the content", g, CONTENT, "punch-hole"));
+        a.add(prog("copy-file-range", "copy_file_range(FREE/evil -> FILE)", g, CONTENT, "copy-file-range"));
+        a.add(prog("mmap", "mmap(MAP_SHARED, PROT_WRITE) of an O_RDWR descriptor, store, msync", g, CONTENT, "mmap"));
+        a.add(new Attack("open-by-handle", "name_to_handle_at, open_by_handle_at(O_WRONLY) without walking the path,"
+                + " write (root only)", g, CONTENT, null, "open-by-handle", true));
+
+        g = Guarantee.DELETE;
+        a.add(sh("rm", "rm -rf PATH", g, OBJECT, "rm -rf \"$T\""));
+
+        g = Guarantee.RENAME_AWAY;
+        a.add(sh("mv-away", "mv PATH FREE/", g, OBJECT, "mv \"$T\" \"$F/away-$ID\""));
+        a.add(sh("mv-aside", "mv PATH PATH.bak (same directory)", g, OBJECT, "mv \"$T\" \"$T.bak\""));
+
+        g = Guarantee.RENAME_OVER;
+        a.add(sh("atomic-save", "editor atomic save: write .FILE.swp next to it, rename it over FILE", g, CONTENT,
+                "d=$(dirname \"$T\"); printf pwned > \"$d/.$ID.swp\" && mv -f \"$d/.$ID.swp\" \"$T\""));
+        a.add(sh("mv-over", "mv -f FREE/new FILE", g, CONTENT,
+                "echo pwned > \"$F/o-$ID\" && mv -f \"$F/o-$ID\" \"$T\""));
+        a.add(prog("exchange", "renameat2(FREE/x, PATH, RENAME_EXCHANGE)", g, OBJECT, "exchange"));
+
+        g = Guarantee.CREATE_INSIDE;
+        a.add(sh("create-inside", "echo pwned > DIR/new.txt", g, DIR, "echo pwned > \"$T/new.txt\""));
+        a.add(sh("mkdir-inside", "mkdir DIR/newdir", g, DIR, "mkdir \"$T/newdir\""));
+        a.add(sh("rm-inside", "rm DIR/inner.txt", g, DIR, "rm -f \"$T/inner.txt\""));
+        a.add(sh("rename-inside", "mv DIR/inner.txt DIR/renamed.txt", g, DIR,
+                "mv \"$T/inner.txt\" \"$T/renamed.txt\""));
+        a.add(sh("mv-into", "mv FREE/new DIR/", g, DIR, "echo pwned > \"$F/in-$ID\" && mv \"$F/in-$ID\" \"$T/\""));
+
+        g = Guarantee.ANCESTOR_RENAME;
+        a.add(sh("mv-way", "mv the directory on the way (the protected path's parent) elsewhere", g,
+                EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED, PathKind.DIRECTORY, PathKind.POLICY),
+                "cd / && mv \"$W\" \"$W.moved\""));
+        a.add(sh("rm-way", "rm -rf the directory on the way", g, WAYS, "rm -rf \"$W\""));
+        a.add(prog("exchange-way", "renameat2(FREE/xw, WAY, RENAME_EXCHANGE) on the directory on the way", g, WAYS,
+                "exchange"));
+
+        g = Guarantee.METADATA;
+        a.add(sh("chmod", "chmod go-rwx PATH", g, OBJECT, "chmod go-rwx \"$T\""));
+        a.add(sh("utime", "touch -d 2001-02-03 PATH (utimensat)", g, OBJECT, "touch -d 2001-02-03 \"$T\""));
+        a.add(new Attack("chown", "chown 1:1 PATH (root only)", g, OBJECT, "chown 1:1 \"$T\"", null, true));
+        a.add(prog("xattr", "setxattr(PATH, user.ralon-kit)", g, OBJECT, "xattr"));
+
+        g = Guarantee.CREATE_MISSING;
+        a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));
+        a.add(sh("create-by-rename", "mv FREE/new MISSING", g, MISSING,
+                "echo pwned > \"$F/m-$ID\" && mv \"$F/m-$ID\" \"$T\""));
+        a.add(sh("create-symlink", "ln -s FREE/evil MISSING", g, MISSING, "ln -s \"$F/evil\" \"$T\""));
+        a.add(sh("create-dir", "mkdir MISSING", g, MISSING, "mkdir \"$T\""));
+        return List.copyOf(a);
+    }
+
+    private static Attack sh(String id, String title, Guarantee g, Set<PathKind> kinds, String shell) {
+        return new Attack(id, title, g, kinds, shell, null, false);
+    }
+
+    private static Attack prog(String id, String title, Guarantee g, Set<PathKind> kinds, String op) {
+        return new Attack(id, title, g, kinds, null, op, false);
+    }
+}

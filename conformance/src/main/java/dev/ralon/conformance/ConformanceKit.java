@@ -1,0 +1,454 @@
+package dev.ralon.conformance;
+
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.Rule;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.opentest4j.AssertionFailedError;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The conformance kit: attacks an enforcer for real, through the same code path as {@code ralon run}, and turns what
+ * happened on disk into JUnit 5 tests. A third party adds the kit in test scope and writes:
+ *
+ * <pre>{@code
+ * @TestFactory
+ * Stream<DynamicNode> conformance() {
+ *     return ConformanceKit.forEnforcer("my-enforcer").build().tests();
+ * }
+ * }</pre>
+ *
+ * <h2>What a run does</h2>
+ * It builds a fresh project under /tmp (a git repository; one directory per (attack × kind of path), see
+ * {@link Attacks} and {@link PathKind}), then starts a child JVM running {@code dev.ralon.cli.Main run --backend NAME
+ * -- /bin/sh attacks.sh} with the test class path (so the enforcer is found by ServiceLoader exactly as
+ * {@code ralon run} finds it), optionally as another user through {@code setpriv}. The script makes every attack
+ * inside the sandbox; the kit reads the disk from OUTSIDE: content hash, inode, existence, directory listing, mode,
+ * mtime, owner. The same script runs once per JVM and user under {@code --backend noop} as the control.
+ *
+ * <h2>Verdicts (claims against reality, both directions)</h2>
+ * <ul>
+ *   <li>A guarantee the enforcer declares: every attack on it must leave its path unchanged. A change fails the test
+ *       with the attack and what changed on disk.</li>
+ *   <li>A guarantee it does not declare must really be breakable: at least one of its attacks must get through
+ *       (or, for {@link Guarantee#CREATE_MISSING}, the plan must refuse missing paths, which reports it unsupported).
+ *       A backend that holds a guarantee it does not declare fails: claims must match reality.</li>
+ *   <li>Every attack must change its path under the control run ({@code noop}), or the test fails as "proves
+ *       nothing".</li>
+ *   <li>What must keep working keeps working: unprotected writes, new files where the plan does not restrict
+ *       creation, reading protected files, {@code git status}, the command's exit status.</li>
+ * </ul>
+ * Needs Linux, {@code /bin/sh}, coreutils, git and util-linux on the host. When the enforcer's probe says
+ * unavailable, or another user is asked for and the JVM is not root, the tests are aborted (skipped) — except when
+ * the environment variable {@code CI} is {@code true}, where they fail.
+ */
+public final class ConformanceKit {
+    /** uid of "nobody", the unprivileged user CI runs the kit as. */
+    public static final int NOBODY = 65534;
+
+    private static final Map<Integer, KitRun.Result> CONTROLS = new ConcurrentHashMap<>();
+
+    private final String name;
+    private final int uid;
+    private final int timeoutSeconds;
+    private final ClassLoader loader;
+
+    private ConformanceKit(Builder b) {
+        this.name = b.name;
+        this.uid = b.uid;
+        this.timeoutSeconds = b.timeoutSeconds;
+        this.loader = b.loader;
+    }
+
+    /** A kit for the enforcer registered under {@code name} (found with ServiceLoader on the test class path). */
+    public static Builder forEnforcer(String name) {
+        return new Builder(name);
+    }
+
+    /** Builder of a {@link ConformanceKit}. */
+    public static final class Builder {
+        private final String name;
+        private int uid = KitRun.currentUid();
+        private int timeoutSeconds = 240;
+        private ClassLoader loader = Thread.currentThread().getContextClassLoader();
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        /** Runs the sandboxed command as {@code uid} (via {@code setpriv}; needs root). Default: this JVM's user. */
+        public Builder asUser(int uid) {
+            this.uid = uid;
+            return this;
+        }
+
+        /** Runs as uid 65534 (nobody), the unprivileged user of DESIGN-NOTES §8. */
+        public Builder asNobody() {
+            return asUser(NOBODY);
+        }
+
+        /** Limit for one sandboxed run. Default 240 s. */
+        public Builder timeoutSeconds(int seconds) {
+            this.timeoutSeconds = seconds;
+            return this;
+        }
+
+        /** Where to look for the enforcer in this JVM (its declarations and plan). Default: the context loader. */
+        public Builder classLoader(ClassLoader loader) {
+            this.loader = Objects.requireNonNull(loader);
+            return this;
+        }
+
+        public ConformanceKit build() {
+            return new ConformanceKit(this);
+        }
+    }
+
+    /** One (attack × kind) verdict. */
+    public record Verdict(String caseId, Attack attack, PathKind kind, boolean declared, boolean brokeThrough,
+                          boolean controlChanged, String failure, String detail) {
+        public boolean passed() {
+            return failure == null;
+        }
+    }
+
+    /**
+     * Everything measured by one run.
+     *
+     * @param backend     the enforcer's name
+     * @param uid         the user the command ran as
+     * @param declared    what the enforcer declares
+     * @param setupFailure why the run could not be judged at all (null when it could)
+     * @param sanity      what must keep working: name → failure message (null when it worked)
+     * @param verdicts    one per (attack × kind), in catalogue order
+     * @param unsupported guarantees reported unsupported by the plan instead of being attacked, with the reason
+     */
+    public record Report(String backend, int uid, Set<Guarantee> declared, String setupFailure,
+                         Map<String, String> sanity, List<Verdict> verdicts, Map<Guarantee, String> unsupported) {
+        /** The measured state of one guarantee, in the words docs/conformance.md uses. */
+        public String status(Guarantee g) {
+            List<Verdict> vs = verdicts.stream().filter(v -> v.attack().guarantee() == g).toList();
+            if (setupFailure != null) {
+                return "no verdict: the sandboxed run failed";
+            }
+            long broke = vs.stream().filter(Verdict::brokeThrough).count();
+            if (declared.contains(g)) {
+                return broke == 0 ? "guaranteed, held (" + vs.size() + "/" + vs.size() + " blocked)"
+                        : "DECLARED BUT BROKEN (" + broke + "/" + vs.size() + " got through)";
+            }
+            if (vs.isEmpty()) {
+                return unsupported.containsKey(g) ? "not guaranteed (plan refuses: unsupported)" : "not tested";
+            }
+            return broke > 0 ? "not guaranteed (and indeed breakable: " + broke + "/" + vs.size() + " got through)"
+                    : "not declared, yet held (" + vs.size() + "/" + vs.size() + " blocked)";
+        }
+
+        /** Whether the guarantee, not being declared, was shown breakable or reported unsupported. */
+        boolean undeclaredIsHonest(Guarantee g) {
+            return unsupported.containsKey(g) || verdicts.stream()
+                    .anyMatch(v -> v.attack().guarantee() == g && v.brokeThrough());
+        }
+    }
+
+    private Report report;
+
+    /** Runs the attacks once (later calls return the same report). */
+    public synchronized Report run() {
+        if (report == null) {
+            try {
+                report = execute();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return report;
+    }
+
+    private static boolean inCi() {
+        return "true".equals(System.getenv("CI"));
+    }
+
+    private String who() {
+        return name + ", uid " + uid;
+    }
+
+    /** The JUnit 5 tests: one per (attack × kind), grouped per guarantee, plus what must keep working. */
+    public Stream<DynamicNode> tests() {
+        Enforcers found = Enforcers.discover(loader);
+        Enforcer enforcer = found.byName(name).orElse(null);
+        if (enforcer == null) {
+            String known = found.all().stream().map(Enforcer::name).collect(Collectors.joining(", "));
+            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] enforcer is on the test class path", () -> {
+                throw new AssertionFailedError("no enforcer named '" + name + "' is found by ServiceLoader on the test"
+                        + " class path (found: " + known + (found.problems().isEmpty() ? "" : "; problems: "
+                        + String.join("; ", found.problems())) + ")");
+            }));
+        }
+        Probe probe = enforcer.probe();
+        if (!probe.available()) {
+            String msg = "backend " + name + " is unavailable here: " + probe.detail()
+                    + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")");
+            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] backend is available", () -> {
+                if (inCi()) {
+                    throw new AssertionFailedError("CI=true but " + msg);
+                }
+                Assumptions.abort(msg);
+            }));
+        }
+        if (uid != KitRun.currentUid() && KitRun.currentUid() != 0) {
+            String msg = "running the command as uid " + uid + " needs root (setpriv); this JVM runs as uid "
+                    + KitRun.currentUid();
+            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] can switch user", () -> {
+                if (inCi()) {
+                    throw new AssertionFailedError("CI=true but " + msg);
+                }
+                Assumptions.abort(msg);
+            }));
+        }
+        Report r = run();
+        List<DynamicNode> nodes = new ArrayList<>();
+        String prefix = "[" + who() + "] ";
+        nodes.add(DynamicTest.dynamicTest(prefix + "ralon run --backend " + name + " ran the attack script to its end",
+                () -> {
+                    if (r.setupFailure() != null) {
+                        throw new AssertionFailedError(r.setupFailure());
+                    }
+                }));
+        List<DynamicNode> working = new ArrayList<>();
+        for (Map.Entry<String, String> e : r.sanity().entrySet()) {
+            working.add(DynamicTest.dynamicTest(prefix + e.getKey(), () -> {
+                if (e.getValue() != null) {
+                    throw new AssertionFailedError(e.getValue());
+                }
+            }));
+        }
+        nodes.add(DynamicContainer.dynamicContainer(prefix + "what must keep working", working));
+        for (Guarantee g : Guarantee.values()) {
+            List<DynamicNode> tests = new ArrayList<>();
+            boolean declared = r.declared().contains(g);
+            for (Verdict v : r.verdicts()) {
+                if (v.attack().guarantee() != g) {
+                    continue;
+                }
+                String outcome = v.brokeThrough() ? "got through" : "blocked";
+                tests.add(DynamicTest.dynamicTest(prefix + v.attack().id() + " x " + v.kind().id() + " -> " + outcome
+                        + (declared ? "" : " (not declared)"), () -> {
+                    if (v.failure() != null) {
+                        throw new AssertionFailedError(v.failure());
+                    }
+                }));
+            }
+            if (!declared) {
+                tests.add(DynamicTest.dynamicTest(prefix + g.id() + " is not declared: it must be breakable or "
+                        + "reported unsupported", () -> {
+                    if (r.setupFailure() == null && !r.undeclaredIsHonest(g)) {
+                        throw new AssertionFailedError("backend " + name + " does not declare " + g.id() + " ("
+                                + g.effect() + "), yet every attack on it was blocked: declare it (claims must match"
+                                + " reality in both directions)");
+                    }
+                }));
+            }
+            nodes.add(DynamicContainer.dynamicContainer(prefix + g.id() + ": " + r.status(g), tests));
+        }
+        return nodes.stream();
+    }
+
+    // ------------------------------------------------------------------------------------------ execution
+
+    private Report execute() throws IOException {
+        Enforcer enforcer = Enforcers.discover(loader).byName(name).orElseThrow();
+        Set<Guarantee> declared = enforcer.guarantees().isEmpty() ? EnumSet.noneOf(Guarantee.class)
+                : EnumSet.copyOf(enforcer.guarantees());
+        Map<Guarantee, String> unsupported = new LinkedHashMap<>();
+        boolean includeMissing = true;
+        if (!declared.contains(Guarantee.CREATE_MISSING)) {
+            String refusal = missingPathRefusal(enforcer);
+            if (refusal != null) {
+                unsupported.put(Guarantee.CREATE_MISSING, refusal);
+                includeMissing = false;
+            }
+        }
+        String cp = KitRun.readableClasspath();
+        KitRun.Result control = name.equals("noop") ? null : control(cp);
+        KitRun run = new KitRun(name, uid, cp, includeMissing);
+        KitRun.Result result;
+        boolean nextRestricted;
+        String planProblem;
+        try {
+            String policy = run.buildProject();
+            Plan plan = enforcer.plan(protectedSet(run.project().resolve("agent.lock")));
+            nextRestricted = plan.createRestricted().contains(run.project().resolve("c/ok-next/w"));
+            planProblem = plan.enforceable() ? null : "the plan for the kit's project has refusals: "
+                    + String.join("; ", plan.refusals());
+            Objects.requireNonNull(policy);
+            result = run.execute(timeoutSeconds);
+        } finally {
+            run.delete();
+        }
+        if (control == null) {
+            control = result;
+        }
+        String context = "\n--- ralon run stderr ---\n" + result.stderr() + "--- attack log (tail) ---\n"
+                + tail(result.log(), 60);
+        String setupFailure = null;
+        if (result.exit() != KitRun.EXIT_MARK || !result.output().contains("END\n")) {
+            setupFailure = "`ralon run --backend " + name + "` did not run the attack script to its end and pass its exit"
+                    + " status back (exit " + result.exit() + ", expected " + KitRun.EXIT_MARK + ")"
+                    + (planProblem == null ? "" : "; " + planProblem) + context;
+        }
+        Map<String, String> sanity = sanity(result, nextRestricted, context);
+        List<Verdict> verdicts = new ArrayList<>();
+        for (KitRun.Case c : run.cases()) {
+            KitRun.Outcome o = result.outcomes().get(c.id());
+            KitRun.Outcome co = control.outcomes().get(c.id());
+            boolean isDeclared = declared.contains(c.attack().guarantee());
+            boolean controlChanged = co != null && co.changed();
+            String where = c.kind().description() + " (" + run.project().relativize(c.target()) + ")";
+            String failure = null;
+            if (setupFailure != null) {
+                failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
+            } else if (isDeclared && o.changed()) {
+                failure = "backend " + name + " declares " + c.attack().guarantee().id() + ", but attack '"
+                        + c.attack().id() + "' (" + c.attack().title() + ") on " + where + " got through (rc "
+                        + o.rc() + "); changed on disk: " + String.join("; ", o.changes());
+            } else if (!o.changed() && !controlChanged) {
+                failure = "attack '" + c.attack().id() + "' on " + where + " proves nothing: it changed nothing even"
+                        + " under --backend noop (rc " + (co == null ? "none" : co.rc()) + ")";
+            }
+            verdicts.add(new Verdict(c.id(), c.attack(), c.kind(), isDeclared, o.changed(), controlChanged, failure,
+                    o.changed() ? String.join("; ", o.changes()) : "unchanged (rc " + o.rc() + ")"));
+        }
+        Report rep = new Report(name, uid, declared, setupFailure, sanity, verdicts, unsupported);
+        StringBuilder summary = new StringBuilder("ralon conformance kit: backend " + name + ", uid " + uid + "\n");
+        for (Guarantee g : Guarantee.values()) {
+            summary.append("  ").append(g.id()).append(": ").append(rep.status(g)).append('\n');
+        }
+        System.out.print(summary);
+        String resultsDir = System.getProperty("ralon.conformance.results");
+        if (resultsDir != null) {
+            // one line per (attack x kind): for tables such as docs/conformance.md's results matrix
+            StringBuilder tsv = new StringBuilder();
+            for (Verdict v : verdicts) {
+                tsv.append(v.attack().id()).append('\t').append(v.kind().id()).append('\t')
+                        .append(v.attack().guarantee().id()).append('\t').append(v.declared() ? "declared" : "undeclared")
+                        .append('\t').append(v.brokeThrough() ? "through" : "blocked").append('\t')
+                        .append(v.passed() ? "pass" : "FAIL").append('\n');
+            }
+            Path dir = Files.createDirectories(Path.of(resultsDir));
+            Files.writeString(dir.resolve(name + "-uid" + uid + ".tsv"), tsv.toString());
+        }
+        return rep;
+    }
+
+    private synchronized KitRun.Result control(String cp) throws IOException {
+        KitRun.Result c = CONTROLS.get(uid);
+        if (c != null) {
+            return c;
+        }
+        KitRun run = new KitRun("noop", uid, cp, true);
+        try {
+            run.buildProject();
+            c = run.execute(timeoutSeconds);
+        } finally {
+            run.delete();
+        }
+        CONTROLS.put(uid, c);
+        return c;
+    }
+
+    private Map<String, String> sanity(KitRun.Result r, boolean nextRestricted, String context) {
+        Map<String, String> s = r.sanity();
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("an existing unprotected file can be written",
+                "unprotected\nchanged\n".equals(s.get("existing.txt")) ? null
+                        : "writing free/existing.txt did not work (rc " + s.get("ok-write-unprotected") + ")" + context);
+        out.put("a new file can be created in an unprotected directory", "ok\n".equals(s.get("new.txt")) ? null
+                : "creating free/new.txt did not work (rc " + s.get("ok-create-unprotected") + ")" + context);
+        String next = s.get("next.txt");
+        if (nextRestricted) {
+            out.put("a new file next to a protected file is refused, as the plan's create-restricted list says",
+                    next == null ? null : "the plan lists c/ok-next/w as create-restricted, yet a file was created in it");
+        } else {
+            out.put("a new file can be created next to a protected file", "ok\n".equals(next) ? null
+                    : "creating c/ok-next/w/new.txt next to a protected file did not work, and the plan does not list"
+                    + " that directory as create-restricted (rc " + s.get("ok-create-next-to-protected") + ")" + context);
+        }
+        out.put("protected files can be read", Objects.equals(s.get("read-expected"), s.get("read-copy")) ? null
+                : "reading protected files gave other bytes (rc " + s.get("ok-read-protected") + ")" + context);
+        String gs = s.get("git-status");
+        out.put("git status works", "0".equals(s.get("ok-git-status")) && gs != null && gs.contains("agent.lock")
+                ? null : "git status failed or did not see the modified agent.lock (rc " + s.get("ok-git-status")
+                + "): " + gs + context);
+        return out;
+    }
+
+    /** The plan's refusal of a protected path that does not exist, or null when the plan accepts it. */
+    private static String missingPathRefusal(Enforcer enforcer) throws IOException {
+        Path dir = Files.createTempDirectory("ralon-kit-missing-");
+        try {
+            Path lock = dir.resolve("agent.lock");
+            Files.writeString(lock, "version: 1\nprotect:\n  - secret.env\n");
+            Plan plan = enforcer.plan(protectedSet(lock));
+            if (!plan.enforceable() || plan.missing().contains(Guarantee.CREATE_MISSING)) {
+                return plan.refusals().isEmpty() ? "the plan reports create-missing as missing"
+                        : String.join("; ", plan.refusals());
+            }
+            return null;
+        } finally {
+            KitRun.run(List.of("rm", "-rf", dir.toString()), 30);
+        }
+    }
+
+    /** The protected set {@code ralon run} hands the enforcer for this policy file (as the CLI builds it). */
+    static ProtectedSet protectedSet(Path policyFile) throws IOException {
+        Policy policy;
+        try {
+            policy = PolicyLoader.load(policyFile);
+        } catch (dev.ralon.policy.PolicyException e) {
+            throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
+        }
+        Expansion expansion = ProtectedPaths.expand(policy);
+        String fileName = policy.file().getFileName().toString();
+        List<ProtectedPath> paths = new ArrayList<>();
+        for (Expansion.Entry e : expansion.entries()) {
+            List<String> reasons = new ArrayList<>();
+            for (Rule r : e.rules()) {
+                reasons.add(r.implicit() ? fileName + " (the policy file)" : r.pattern() + " (" + fileName + ":"
+                        + r.line() + ")");
+            }
+            paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
+        }
+        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warnings());
+    }
+
+    private static String tail(String s, int lines) {
+        List<String> all = s.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())) + "\n";
+    }
+}

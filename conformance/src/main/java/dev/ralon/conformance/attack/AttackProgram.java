@@ -1,0 +1,185 @@
+package dev.ralon.conformance.attack;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The attacks a shell cannot make, run INSIDE the sandbox by the conformance kit's attack script:
+ * {@code AttackProgram OP ID TARGET OTHER [OP ID TARGET OTHER ...]}. For each quadruple it makes the system calls of
+ * {@code OP} on {@code TARGET} (absolute) and prints {@code RESULT ID 0} when every call succeeded, else
+ * {@code RESULT ID errno=N (call)}. The verdict is never taken from this output: the kit looks at the disk from
+ * outside. Pure JNA over libc, no compiler needed.
+ *
+ * <p>Operations:
+ * <ul>
+ *   <li>{@code otrunc}: {@code open(TARGET, O_RDONLY|O_TRUNC)}: truncation without asking for write access
+ *       (open(2): "the effect of O_TRUNC with O_RDONLY is undefined"; Linux truncates).</li>
+ *   <li>{@code punch-hole}: {@code fallocate(fd, FALLOC_FL_PUNCH_HOLE|FALLOC_FL_KEEP_SIZE, 0, 4096)}: zeroes the
+ *       content without a single write(2) (fallocate(2)).</li>
+ *   <li>{@code copy-file-range}: {@code copy_file_range(OTHER → TARGET)}: copies data in the kernel, no write(2)
+ *       (copy_file_range(2)).</li>
+ *   <li>{@code mmap}: {@code mmap(MAP_SHARED, PROT_WRITE)} of a read-write descriptor, store, {@code msync}.</li>
+ *   <li>{@code exchange}: {@code renameat2(OTHER, TARGET, RENAME_EXCHANGE)}: swaps two paths atomically, a rename
+ *       over that leaves no moment where TARGET is missing (rename(2)).</li>
+ *   <li>{@code xattr}: {@code setxattr(TARGET, "user.ralon-kit", ...)}: an extended attribute (xattr(7)).</li>
+ *   <li>{@code open-by-handle}: {@code name_to_handle_at(TARGET)}, then {@code open_by_handle_at(O_WRONLY|O_APPEND)}
+ *       against a descriptor of OTHER (a directory on the same file system) and write: opens the file without walking
+ *       its path. Needs CAP_DAC_READ_SEARCH in the initial user namespace (open_by_handle_at(2)), so only as root.</li>
+ * </ul>
+ */
+public final class AttackProgram {
+    interface LibC extends Library {
+        int open(String path, int flags, int mode) throws LastErrorException;
+
+        int close(int fd) throws LastErrorException;
+
+        int fallocate(int fd, int mode, long offset, long len) throws LastErrorException;
+
+        long copy_file_range(int fdIn, Pointer offIn, int fdOut, Pointer offOut, long len, int flags)
+                throws LastErrorException;
+
+        Pointer mmap(Pointer addr, long length, int prot, int flags, int fd, long offset) throws LastErrorException;
+
+        int msync(Pointer addr, long length, int flags) throws LastErrorException;
+
+        int munmap(Pointer addr, long length) throws LastErrorException;
+
+        int renameat2(int olddirfd, String oldpath, int newdirfd, String newpath, int flags) throws LastErrorException;
+
+        int setxattr(String path, String name, byte[] value, long size, int flags) throws LastErrorException;
+
+        int name_to_handle_at(int dirfd, String path, Pointer handle, int[] mountId, int flags)
+                throws LastErrorException;
+
+        int open_by_handle_at(int mountFd, Pointer handle, int flags) throws LastErrorException;
+
+        long write(int fd, byte[] buf, long count) throws LastErrorException;
+    }
+
+    // <asm-generic/fcntl.h>, same values on x86_64 and aarch64
+    private static final int O_RDONLY = 0;
+    private static final int O_RDWR = 2;
+    private static final int O_WRONLY = 1;
+    private static final int O_TRUNC = 01000;
+    private static final int O_APPEND = 02000;
+    // <linux/falloc.h>
+    private static final int FALLOC_FL_KEEP_SIZE = 0x01;
+    private static final int FALLOC_FL_PUNCH_HOLE = 0x02;
+    // <sys/mman.h>
+    private static final int PROT_READ = 1;
+    private static final int PROT_WRITE = 2;
+    private static final int MAP_SHARED = 1;
+    private static final int MS_SYNC = 4;
+    // <linux/fcntl.h>, <linux/fs.h>
+    private static final int AT_FDCWD = -100;
+    private static final int RENAME_EXCHANGE = 2;
+
+    private static final byte[] PWNED = "PWNED".getBytes(StandardCharsets.US_ASCII);
+
+    private AttackProgram() {
+    }
+
+    public static void main(String[] args) {
+        LibC libc = Native.load("c", LibC.class);
+        if (args.length % 4 != 0) {
+            System.err.println("usage: AttackProgram (OP ID TARGET OTHER)...");
+            System.exit(64);
+        }
+        for (int i = 0; i < args.length; i += 4) {
+            String op = args[i];
+            String id = args[i + 1];
+            String target = args[i + 2];
+            String other = args[i + 3];
+            String step = op;
+            try {
+                switch (op) {
+                    case "otrunc" -> {
+                        step = "open O_RDONLY|O_TRUNC";
+                        libc.close(libc.open(target, O_RDONLY | O_TRUNC, 0));
+                    }
+                    case "punch-hole" -> {
+                        step = "open O_WRONLY";
+                        int fd = libc.open(target, O_WRONLY, 0);
+                        try {
+                            step = "fallocate PUNCH_HOLE";
+                            libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096);
+                        } finally {
+                            libc.close(fd);
+                        }
+                    }
+                    case "copy-file-range" -> {
+                        step = "open source";
+                        int in = libc.open(other, O_RDONLY, 0);
+                        try {
+                            step = "open O_WRONLY";
+                            int out = libc.open(target, O_WRONLY, 0);
+                            try {
+                                step = "copy_file_range";
+                                libc.copy_file_range(in, null, out, null, 64, 0);
+                            } finally {
+                                libc.close(out);
+                            }
+                        } finally {
+                            libc.close(in);
+                        }
+                    }
+                    case "mmap" -> {
+                        step = "open O_RDWR";
+                        int fd = libc.open(target, O_RDWR, 0);
+                        try {
+                            step = "mmap MAP_SHARED PROT_WRITE";
+                            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                            m.write(0, PWNED, 0, PWNED.length);
+                            step = "msync";
+                            libc.msync(m, 4096, MS_SYNC);
+                            libc.munmap(m, 4096);
+                        } finally {
+                            libc.close(fd);
+                        }
+                    }
+                    case "exchange" -> {
+                        step = "renameat2 RENAME_EXCHANGE";
+                        libc.renameat2(AT_FDCWD, other, AT_FDCWD, target, RENAME_EXCHANGE);
+                    }
+                    case "xattr" -> {
+                        step = "setxattr user.ralon-kit";
+                        libc.setxattr(target, "user.ralon-kit", PWNED, PWNED.length, 0);
+                    }
+                    case "open-by-handle" -> {
+                        // struct file_handle: u32 handle_bytes, s32 handle_type, then the opaque handle
+                        com.sun.jna.Memory handle = new com.sun.jna.Memory(8 + 128);
+                        handle.clear();
+                        handle.setInt(0, 128);
+                        step = "name_to_handle_at";
+                        libc.name_to_handle_at(AT_FDCWD, target, handle, new int[1], 0);
+                        step = "open mount directory";
+                        int mountFd = libc.open(other, O_RDONLY, 0);
+                        try {
+                            step = "open_by_handle_at O_WRONLY|O_APPEND";
+                            int fd = libc.open_by_handle_at(mountFd, handle, O_WRONLY | O_APPEND);
+                            try {
+                                step = "write";
+                                libc.write(fd, PWNED, PWNED.length);
+                            } finally {
+                                libc.close(fd);
+                            }
+                        } finally {
+                            libc.close(mountFd);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown attack operation " + op);
+                }
+                System.out.println("RESULT " + id + " 0");
+            } catch (LastErrorException e) {
+                System.out.println("RESULT " + id + " errno=" + e.getErrorCode() + " (" + step + ")");
+            } catch (RuntimeException e) {
+                System.out.println("RESULT " + id + " error (" + step + ": " + e + ")");
+            }
+        }
+        System.out.flush();
+    }
+}

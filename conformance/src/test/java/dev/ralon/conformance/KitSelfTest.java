@@ -1,0 +1,101 @@
+package dev.ralon.conformance;
+
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.Events;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/** The kit itself: it must fail enforcers whose claims do not match reality, with messages that say what happened. */
+class KitSelfTest {
+
+    private static Events run(Class<?> fixture) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
+    }
+
+    private static String message(Event e) {
+        Optional<Throwable> t = e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable);
+        return t.map(Throwable::getMessage).orElse("");
+    }
+
+    private static String name(Event e) {
+        return e.getTestDescriptor().getDisplayName();
+    }
+
+    @Test
+    void anEnforcerThatClaimsModifyContentButDoesNothingFailsOnEveryContentAttackNamingWhatChanged() {
+        Events events = run(KitFixtures.BrokenClaims.class);
+        List<Event> failed = events.failed().list();
+        int contentCases = (int) Attacks.all().stream()
+                .filter(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT)
+                .filter(a -> !a.rootOnly() || KitRun.currentUid() == 0)
+                .mapToLong(a -> a.kinds().size()).sum();
+        assertEquals(contentCases, failed.size(), "one failure per (modify-content attack x kind): "
+                + failed.stream().map(KitSelfTest::name).toList());
+        assertTrue(failed.stream().allMatch(e -> message(e).startsWith("backend broken-claims declares modify-content, "
+                + "but attack '")), failed.stream().map(KitSelfTest::message).findFirst().orElse(""));
+        Event write = failed.stream().filter(e -> name(e).contains("] write x file ")).findFirst().orElseThrow();
+        String m = message(write);
+        assertTrue(m.contains("attack 'write' (echo pwned > FILE (open O_WRONLY|O_CREAT|O_TRUNC, write)) on a file named"
+                + " literally in agent.lock (c/write-file/w/target.txt) got through (rc 0); changed on disk:"
+                + " c/write-file/w/target.txt: file, "), m);
+        assertTrue(m.contains("sha256=") && m.contains("size=20 -> 6"), m);
+        assertTrue(name(write).endsWith("write x file -> got through"), name(write));
+        // what it does not claim is reported breakable, and passes
+        assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).contains("rm x file -> got through (not declared)")));
+        assertEquals(0, events.aborted().count());
+    }
+
+    @Test
+    void anEnforcerThatNeverRunsTheCommandFailsAlthoughNothingWasChanged() {
+        Events events = run(KitFixtures.NeverRuns.class);
+        Event ran = events.list().stream().filter(e -> name(e).endsWith("ran the attack script to its end"))
+                .filter(e -> e.getType() == org.junit.platform.testkit.engine.EventType.FINISHED)
+                .findFirst().orElseThrow();
+        assertTrue(message(ran).startsWith("`ralon run --backend never-runs` did not run the attack script to its end and"
+                + " pass its exit status back (exit 0, expected 42)"), message(ran));
+        assertTrue(events.failed().list().stream().anyMatch(e -> name(e).endsWith("a new file can be created in an"
+                + " unprotected directory")));
+        assertEquals(0, events.succeeded().list().stream().filter(e -> name(e).contains(" x ")).count(),
+                "no attack verdict may pass when the command never ran");
+    }
+
+    @Test
+    void anEnforcerThatHoldsGuaranteesItDoesNotDeclareFailsForEachOfThem() {
+        var probe = dev.ralon.enforcer.spi.Enforcers.discover(getClass().getClassLoader()).byName("mount")
+                .orElseThrow().probe();
+        if (!"true".equals(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(probe.available(), "mount backend unavailable: " + probe.detail());
+        }
+        Events events = run(KitFixtures.UnderClaiming.class);
+        List<String> failed = events.failed().list().stream().map(KitSelfTest::message).toList();
+        List<String> expected = List.of("delete", "rename-away", "rename-over", "create-inside", "ancestor-rename",
+                "metadata");
+        assertEquals(expected.size(), failed.size(), String.join("\n", failed));
+        for (String g : expected) {
+            assertTrue(failed.stream().anyMatch(m -> m.startsWith("backend under-claiming does not declare " + g + " (")
+                    && m.endsWith("yet every attack on it was blocked: declare it (claims must match reality in both"
+                    + " directions)")), g + " in " + failed);
+        }
+        // create-missing: not declared, and the plan refuses missing paths, which reports it unsupported
+        assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).endsWith("create-missing is not declared:"
+                + " it must be breakable or reported unsupported")));
+    }
+
+    @Test
+    void anUnknownEnforcerNameFailsAndListsWhatWasFound() {
+        Events events = run(KitFixtures.Unknown.class);
+        assertEquals(1, events.failed().count());
+        String m = message(events.failed().list().get(0));
+        assertTrue(m.startsWith("no enforcer named 'no-such-enforcer' is found by ServiceLoader on the test class path"
+                + " (found: "), m);
+        assertTrue(m.contains("mount") && m.contains("broken-claims"), m);
+    }
+}

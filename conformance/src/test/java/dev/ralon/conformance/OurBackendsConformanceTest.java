@@ -1,0 +1,43 @@
+package dev.ralon.conformance;
+
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.stream.Stream;
+
+/**
+ * The kit against Ralon's own backends, as this JVM's user (root in CI) and as uid 65534: a declared guarantee that
+ * breaks, an undeclared one that holds, an attack that changes nothing under noop, or ordinary work that stops
+ * working fails the build.
+ */
+class OurBackendsConformanceTest {
+    @TestFactory
+    Stream<DynamicNode> noop() {
+        return ConformanceKit.forEnforcer("noop").build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> noopAsNobody() {
+        return ConformanceKit.forEnforcer("noop").asNobody().build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> mount() {
+        return ConformanceKit.forEnforcer("mount").build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> mountAsNobody() {
+        return ConformanceKit.forEnforcer("mount").asNobody().build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> landlock() {
+        return ConformanceKit.forEnforcer("landlock").build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> landlockAsNobody() {
+        return ConformanceKit.forEnforcer("landlock").asNobody().build().tests();
+    }
+}

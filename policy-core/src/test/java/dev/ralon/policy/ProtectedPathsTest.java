@@ -1,0 +1,305 @@
+package dev.ralon.policy;
+
+import dev.ralon.policy.Expansion.Entry;
+import dev.ralon.policy.Expansion.Entry.Kind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link ProtectedPaths#expand} on real temporary trees. */
+class ProtectedPathsTest {
+    @TempDir
+    Path tmp;
+
+    Path root;
+
+    private Expansion expand(String... patterns) throws Exception {
+        root = root == null ? tmp.toRealPath() : root;
+        StringBuilder sb = new StringBuilder("version: 1\nprotect:" + (patterns.length == 0 ? " []" : "") + "\n");
+        for (String p : patterns) {
+            sb.append("  - '").append(p.replace("'", "''")).append("'\n");
+        }
+        Files.writeString(root.resolve("agent.lock"), sb.toString());
+        return ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")));
+    }
+
+    private Path file(String rel) throws IOException {
+        root = root == null ? tmp.toRealPath() : root;
+        Path p = root.resolve(rel);
+        Files.createDirectories(p.getParent());
+        return Files.writeString(p, rel);
+    }
+
+    private Path dir(String rel) throws IOException {
+        root = root == null ? tmp.toRealPath() : root;
+        return Files.createDirectories(root.resolve(rel));
+    }
+
+    private Path link(String rel, String target) throws IOException {
+        root = root == null ? tmp.toRealPath() : root;
+        Path p = root.resolve(rel);
+        Files.createDirectories(p.getParent());
+        return Files.createSymbolicLink(p, Path.of(target));
+    }
+
+    static Map<String, Kind> kinds(Expansion e) {
+        Map<String, Kind> m = new LinkedHashMap<>();
+        for (Entry en : e.entries()) {
+            m.put(en.relPath(), en.kind());
+        }
+        return m;
+    }
+
+    static Entry entry(Expansion e, String rel) {
+        return e.entries().stream().filter(en -> en.relPath().equals(rel)).findFirst().orElse(null);
+    }
+
+    @Test
+    void theImplicitRuleListsThePolicyFile() throws Exception {
+        Expansion e = expand();
+        assertEquals(Map.of("agent.lock", Kind.FILE), kinds(e));
+        Entry self = e.entries().get(0);
+        assertTrue(self.rules().get(0).implicit());
+        assertEquals(root.resolve("agent.lock"), self.path());
+        assertTrue(e.unmatched().isEmpty());
+        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+    }
+
+    @Test
+    void aMatchedDirectoryIsOneEntryAndIsNotEntered() throws Exception {
+        file("src/auth/login.ts");
+        file("src/auth/deep/key.pem");
+        file("src/app.ts");
+        file("secrets/a.pem");
+        Expansion e = expand("src/auth/", "**/*.pem", "secrets", "secrets/a.pem");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "secrets", Kind.DIRECTORY, "src/auth", Kind.DIRECTORY), kinds(e));
+        assertEquals(List.of("secrets"), entry(e, "secrets").rules().stream().map(Rule::pattern).toList(),
+                "the directory entry names the rule that matched it");
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        e.counts().forEach((r, n) -> counts.put(r.pattern(), n));
+        assertEquals(1, counts.get("src/auth/"));
+        assertEquals(1, counts.get("secrets"));
+        assertEquals(0, counts.get("**/*.pem"), "the .pem files are inside matched directories, not listed");
+        assertEquals(0, counts.get("secrets/a.pem"));
+        assertEquals(List.of("**/*.pem", "secrets/a.pem"), e.unmatched().stream().map(Rule::pattern).toList());
+        for (Entry en : e.entries()) {
+            assertEquals(root.resolve(en.relPath()), en.path());
+        }
+    }
+
+    @Test
+    void symlinkedDirectoriesAreNeverEntered() throws Exception {
+        file("real/x.pem");
+        link("door", "real");
+        Path outside = Files.createTempDirectory("ralon-out");
+        try {
+            Files.writeString(outside.resolve("o.pem"), "o");
+            link("away", outside.toString());
+            Expansion e = expand("**/*.pem");
+            assertEquals(Map.of("agent.lock", Kind.FILE, "real/x.pem", Kind.FILE), kinds(e),
+                    "door/x.pem and away/o.pem are reached only through links");
+        } finally {
+            Files.delete(outside.resolve("o.pem"));
+            Files.delete(outside);
+        }
+    }
+
+    @Test
+    void aMatchedLinkProtectsItsTargetInsideTheRoot() throws Exception {
+        file("conf/app.yml");
+        dir("data/inner");
+        link("app.yml", "conf/app.yml");
+        link("datalink", "data");
+        Expansion e = expand("app.yml", "datalink");
+        assertEquals(Kind.SYMLINK, entry(e, "app.yml").kind());
+        Entry target = entry(e, "conf/app.yml");
+        assertEquals(Kind.FILE, target.kind());
+        assertEquals("app.yml", target.via());
+        assertEquals("app.yml", target.rules().get(0).pattern());
+        Entry dirTarget = entry(e, "data");
+        assertEquals(Kind.DIRECTORY, dirTarget.kind());
+        assertEquals("datalink", dirTarget.via());
+        assertNull(entry(e, "app.yml").via());
+        assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "a link target is not counted as a match");
+        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+    }
+
+    @Test
+    void aTargetInsideAMatchedDirectoryIsNotListedTwice() throws Exception {
+        file("locked/f");
+        link("l", "locked/f");
+        Expansion e = expand("locked/", "l");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "l", Kind.SYMLINK, "locked", Kind.DIRECTORY), kinds(e));
+    }
+
+    @Test
+    void aDirectoryTargetSwallowsEntriesBeneathIt() throws Exception {
+        file("d/k.pem");
+        link("dl", "d");
+        Expansion e = expand("dl", "d/k.pem");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "d", Kind.DIRECTORY, "dl", Kind.SYMLINK), kinds(e));
+        assertEquals("dl", entry(e, "d").via());
+    }
+
+    @Test
+    void aLinkOutsideTheRootWarnsThatItsTargetIsNotProtected() throws Exception {
+        Path outside = Files.createTempDirectory("ralon-out");
+        try {
+            Path target = Files.writeString(outside.resolve("creds"), "c");
+            link("creds", target.toString());
+            link("dangling", "does-not-exist");
+            Expansion e = expand("creds", "dangling");
+            assertEquals(Map.of("agent.lock", Kind.FILE, "creds", Kind.SYMLINK, "dangling", Kind.SYMLINK), kinds(e));
+            assertEquals(2, e.warnings().size(), e.warnings().toString());
+            String w = String.join("\n", e.warnings());
+            assertTrue(w.contains("creds") && w.contains("outside") && w.contains(target.toRealPath().toString()), w);
+            assertTrue(w.contains("dangling") && w.contains("nothing that exists"), w);
+        } finally {
+            Files.walk(outside).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void literalPatternsNamingNothingAreMissingEntries() throws Exception {
+        file("present");
+        Expansion e = expand("present", "secrets/new.key", "*.nothing", "deep/er/file");
+        assertEquals(Kind.FILE, entry(e, "present").kind());
+        assertEquals(Kind.MISSING, entry(e, "secrets/new.key").kind());
+        assertEquals(root.resolve("secrets/new.key"), entry(e, "secrets/new.key").path());
+        assertEquals(Kind.MISSING, entry(e, "deep/er/file").kind());
+        assertNull(entry(e, "*.nothing"), "a wildcard naming nothing is no entry");
+        assertEquals(List.of("secrets/new.key", "*.nothing", "deep/er/file"),
+                e.unmatched().stream().map(Rule::pattern).toList(), "MISSING entries do not count as matches");
+        assertEquals(List.of("pattern \"secrets/new.key\" (agent.lock:4) names nothing that exists yet",
+                "pattern \"*.nothing\" (agent.lock:5) matches nothing that exists",
+                "pattern \"deep/er/file\" (agent.lock:6) names nothing that exists yet"), e.warnings());
+    }
+
+    @Test
+    void aMissingLiteralInsideAMatchedDirectoryIsCovered() throws Exception {
+        dir("vault");
+        Expansion e = expand("vault", "vault/later.txt");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "vault", Kind.DIRECTORY), kinds(e));
+    }
+
+    @Test
+    void aSlashLessPatternThatWouldOnlyMatchDeeperIsExplained() throws Exception {
+        file("certs/server.pem");
+        file("a/b/client.pem");
+        Expansion e = expand("*.pem");
+        assertEquals(Map.of("agent.lock", Kind.FILE), kinds(e));
+        assertEquals(1, e.warnings().size(), e.warnings().toString());
+        String w = e.warnings().get(0);
+        assertTrue(w.contains("\"*.pem\"") && w.contains("agent.lock:3") && w.contains("2 paths deeper")
+                && w.contains("**/*.pem"), w);
+    }
+
+    @Test
+    void aSlashLessPatternThatMatchesAtTheTopIsNotExplained() throws Exception {
+        file("top.pem");
+        file("a/deep.pem");
+        Expansion e = expand("*.pem");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "top.pem", Kind.FILE), kinds(e));
+        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+    }
+
+    @Test
+    void protectingGitIsExplained() throws Exception {
+        file(".git/HEAD");
+        file(".git/hooks/pre-commit");
+        Expansion e = expand(".git/hooks");
+        assertEquals(Kind.DIRECTORY, entry(e, ".git/hooks").kind());
+        assertEquals(1, e.warnings().size(), e.warnings().toString());
+        assertTrue(e.warnings().get(0).contains(".git/hooks") && e.warnings().get(0).contains("git"), e.warnings().get(0));
+        dir("src");
+        Expansion none = expand("src");
+        assertTrue(none.warnings().isEmpty(), none.warnings().toString());
+    }
+
+    @Test
+    void entriesAreSortedAndKindsAreWhatIsThere() throws Exception {
+        file("b");
+        dir("a");
+        link("c", "b");
+        Path fifo = root.resolve("d");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        Expansion e = expand("*");
+        assertEquals(List.of("a", "agent.lock", "b", "c", "d"), e.entries().stream().map(Entry::relPath).toList());
+        assertEquals(List.of(Kind.DIRECTORY, Kind.FILE, Kind.FILE, Kind.SYMLINK, Kind.OTHER),
+                e.entries().stream().map(Entry::kind).toList());
+        assertFalse(e.entries().stream().anyMatch(en -> en.via() != null), "c's target b is already listed");
+    }
+
+    /**
+     * A literal pattern that names an existing path through a symbolic link to a directory: the walk does not enter
+     * the link, but {@link Policy#check} calls the path protected, so `run` must protect what it reaches (else
+     * writing through the link would succeed while `check` says it is protected).
+     */
+    @Test
+    void aLiteralThroughALinkedDirectoryProtectsWhatItReaches() throws Exception {
+        file("real/x.key");
+        link("door", "real");
+        Path outside = Files.createTempDirectory("ralon-out");
+        try {
+            Files.writeString(outside.resolve("y.key"), "y");
+            link("away", outside.toString());
+            Expansion e = expand("door/x.key", "away/y.key");
+            assertFalse(e.policy().check(root.resolve("door/x.key")).isEmpty(), "check says protected");
+            Entry reached = entry(e, "real/x.key");
+            assertTrue(reached != null && reached.kind() == Kind.FILE, kinds(e).toString());
+            assertEquals("door/x.key", reached.via());
+            assertNull(entry(e, "door/x.key"), "no MISSING entry for a path that exists");
+            assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "door/x.key matched what it reaches");
+            assertEquals(1, e.warnings().size(), e.warnings().toString());
+            String w = e.warnings().get(0);
+            // one warning for the link on the way (the walk reaches beneath it for any pattern, literal or not)
+            assertTrue(w.contains("beneath away, a symbolic link to " + outside.toRealPath() + " outside the project"), w);
+        } finally {
+            Files.delete(outside.resolve("y.key"));
+            Files.delete(outside);
+        }
+    }
+
+    @Test
+    void wildcardPatternsReachingThroughALinkedDirectoryProtectTheRealPaths() throws Exception {
+        file("real/x.key");
+        file("real/notes.txt");
+        link("door", "real");
+        Expansion e = expand("door/*.key");
+        Entry x = e.entries().stream().filter(en -> en.relPath().equals("real/x.key")).findFirst().orElseThrow();
+        assertEquals("door/x.key", x.via(), "the lexical path the policy names");
+        assertEquals(root.resolve("real/x.key"), x.path());
+        assertFalse(kinds(e).containsKey("real/notes.txt"));
+        // Policy.check agrees for the lexical path: check and run see the same file as protected
+        assertFalse(e.policy().check(root.resolve("door/x.key")).isEmpty());
+    }
+
+    @Test
+    void linksLeadingOutsideAreReportedAndCyclesEndTheWalk() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("../" + tmp.getFileName() + "-outside")).toRealPath();
+        Files.writeString(outside.resolve("z.conf"), "z");
+        dir("proj");
+        root = tmp.toRealPath().resolve("proj");
+        link("etc", outside.toString());
+        link("loop", ".");
+        file("real/y.key");
+        link("door", "real");
+        Expansion e = expand("etc/*.conf", "loop/door/*.key");
+        assertTrue(e.warnings().stream().anyMatch(w -> w.contains("a symbolic link to " + outside
+                + " outside the project: paths reached through it are not protected")), e.warnings().toString());
+        assertTrue(kinds(e).containsKey("real/y.key"), "reached through two links: " + kinds(e));
+        Files.delete(outside.resolve("z.conf"));
+        Files.delete(outside);
+    }
+}
