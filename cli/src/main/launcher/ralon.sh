@@ -16,8 +16,8 @@ if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; elif [ -n "$JAVA_HOME" ]; then j=
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
 # on first use for this executable and this java, then mapped at every start (about half the start-up time).
-# It lives in $XDG_CACHE_HOME/ralon (or ~/.cache/ralon), under a path made of the build id, this file's absolute path
-# and the java's path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
+# It lives in .ralon-cds beside this file, under a path made of the build id, this file's absolute path and the java's
+# path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
 # is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
 # makes a new one. RALON_CDS=0 turns this off. Only shell built-ins run here on the usual path (no fork).
 self=$0
@@ -31,7 +31,11 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
        for d in $PATH; do if [ -x "$d/$j" ]; then jp=$d/$j; break; fi; done
        IFS=$oldifs ;;
   esac
-  if [ -n "$XDG_CACHE_HOME" ]; then c=$XDG_CACHE_HOME/ralon; elif [ -n "$HOME" ]; then c=$HOME/.cache/ralon; else c=; fi
+  # Beside the executable, never in $HOME: an agent sandboxed by `ralon run` can usually write its home directory,
+  # and a planted archive would be mapped into the next ralon before anything is enforced. Whoever can write the
+  # executable's directory can already replace the executable. Not writable (e.g. /usr/local/bin as a user): no
+  # archive, a slower start, nothing else.
+  c=${self%/*}/.ralon-cds
   case "$c|$self|$jp" in
     /*"|"/*"|"/*) case "$c$self$jp" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) c= ;; esac ;; # plain absolute paths only
     *) c= ;;

@@ -28,12 +28,29 @@ class CdsE2ETest {
     record Result(int exit, String out, String err) {
     }
 
-    Result ralon(Map<String, String> env, String... args) throws Exception {
+    /**
+     * A copy of the executable in its own directory: the archive lives beside the executable, in
+     * {@code <dir>/.ralon-cds}, never in the user's cache (which a sandboxed agent can usually write).
+     */
+    Path installed(String binDir) throws Exception {
         String exe = System.getProperty("ralon.executable");
         if (exe == null) {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
-        List<String> cmd = new ArrayList<>(List.of(exe));
+        Path bin = Files.createDirectories(dir.resolve(binDir));
+        Path copy = bin.resolve("ralon");
+        if (!Files.exists(copy)) {
+            Files.copy(Path.of(exe), copy);
+        }
+        return copy;
+    }
+
+    Result ralon(Map<String, String> env, String... args) throws Exception {
+        return ralonAt(installed("bin"), env, args);
+    }
+
+    Result ralonAt(Path exe, Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(exe.toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
@@ -75,14 +92,16 @@ class CdsE2ETest {
     void archiveIsMadeUsedAndACorruptOneNeverChangesARun() throws Exception {
         Path project = Files.createDirectories(dir.resolve("p"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
-        Path cache = dir.resolve("cache");
-        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        Path cache = dir.resolve("bin/.ralon-cds");
+        Path userCache = dir.resolve("user-cache");
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", userCache.toString());
         Result first = ralon(env, "check", "pom.xml");
         assertEquals(new Result(1, "pom.xml\n", ""), first);
         Path a = awaitArchive(cache);
-        assertTrue(a.startsWith(cache.resolve("ralon/cds")), a.toString());
+        assertTrue(a.startsWith(cache.resolve("cds")), a.toString());
+        assertFalse(Files.exists(userCache), "nothing may be written where a sandboxed agent could plant an archive");
 
-        Map<String, String> logged = Map.of("XDG_CACHE_HOME", cache.toString(),
+        Map<String, String> logged = Map.of("XDG_CACHE_HOME", userCache.toString(),
                 "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Xlog:cds=info:stderr -Xlog:class+path=info:stderr");
         Result shared = ralon(logged, "check", "pom.xml");
         assertEquals(1, shared.exit());
@@ -95,18 +114,18 @@ class CdsE2ETest {
         assertEquals(new Result(0, "", ""), ralon(env, "check", "src/x.java"));
         awaitArchive(cache);
 
-        Result off = ralon(Map.of("XDG_CACHE_HOME", dir.resolve("cache-off").toString(), "RALON_CDS", "0"), "check", "pom.xml");
+        Result off = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0"), "check", "pom.xml");
         assertEquals(new Result(1, "pom.xml\n", ""), off);
         Thread.sleep(500);
-        assertFalse(Files.exists(dir.resolve("cache-off")), "RALON_CDS=0 must not make an archive");
+        assertFalse(Files.exists(dir.resolve("bin-off/.ralon-cds")), "RALON_CDS=0 must not make an archive");
     }
 
     @Test
     void foreignArchiveIsIgnoredSilentlyAndReplaced() throws Exception {
         Path project = Files.createDirectories(dir.resolve("p"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
-        Path cache = dir.resolve("cache");
-        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        Path cache = dir.resolve("bin/.ralon-cds");
+        Map<String, String> env = Map.of();
         ralon(env, "check", "pom.xml");
         Path a = awaitArchive(cache);
         // a valid archive of the same JDK that records another class path (a copy of the executable elsewhere):
