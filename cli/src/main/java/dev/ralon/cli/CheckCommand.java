@@ -199,17 +199,30 @@ final class CheckCommand implements Callable<Integer> {
         return out;
     }
 
-    static List<String> readStdin(InputStream in, boolean nul) throws IOException {
+    /**
+     * Reads a stream to its end, refusing more than {@code max} bytes (a runaway producer is an error, not an
+     * exhausted heap).
+     */
+    static byte[] readBounded(InputStream in, int max, String what) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         byte[] chunk = new byte[65536];
         int n;
         while ((n = in.read(chunk)) > 0) {
             buf.write(chunk, 0, n);
-            if (buf.size() > MAX_STDIN) {
-                throw CliException.error("standard input is larger than " + (MAX_STDIN >> 20) + " MiB");
+            if (buf.size() > max) {
+                throw new IOException(what + " is larger than " + (max >> 20) + " MiB");
             }
         }
-        String text = buf.toString(StandardCharsets.UTF_8);
+        return buf.toByteArray();
+    }
+
+    static List<String> readStdin(InputStream in, boolean nul) throws IOException {
+        String text;
+        try {
+            text = new String(readBounded(in, MAX_STDIN, "standard input"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw CliException.error(e.getMessage());
+        }
         List<String> out = new ArrayList<>();
         for (String s : text.split(nul ? "\0" : "\n", -1)) {
             if (!nul && s.endsWith("\r")) {

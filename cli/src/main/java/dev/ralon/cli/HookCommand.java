@@ -12,9 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
@@ -125,7 +123,7 @@ final class HookCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         JSONObject input;
         try {
-            input = new JSONObject(new JSONTokener(new String(readAll(System.in), StandardCharsets.UTF_8)));
+            input = new JSONObject(new JSONTokener(new String(CheckCommand.readBounded(System.in, MAX_INPUT, "hook input"), StandardCharsets.UTF_8)));
         } catch (IOException | JSONException e) {
             return f.refuse("ralon: cannot read the hook input (" + Ralon.oneLine(e.getMessage())
                     + "); refusing the tool call to stay safe", out, err);
@@ -166,18 +164,5 @@ final class HookCommand implements Callable<Integer> {
         }
         return f.refuse("agent.lock: " + String.join("; ", refusals) + ". This file is read-only for agents: "
                 + "do not try another way to change it; continue with the rest of the task or ask the user.", out, err);
-    }
-
-    static byte[] readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        byte[] chunk = new byte[65536];
-        int n;
-        while ((n = in.read(chunk)) > 0) {
-            buf.write(chunk, 0, n);
-            if (buf.size() > MAX_INPUT) {
-                throw new IOException("hook input larger than " + (MAX_INPUT >> 20) + " MiB");
-            }
-        }
-        return buf.toByteArray();
     }
 }
