@@ -18,8 +18,20 @@ import java.util.Set;
  * declaring (Guava testlib's "both directions").
  */
 public final class UnderClaimingEnforcer implements Enforcer {
-    private final Enforcer mount = Enforcers.discover(UnderClaimingEnforcer.class.getClassLoader()).byName("mount")
-            .orElseThrow(() -> new IllegalStateException("the mount backend is not on the class path"));
+    private Enforcer mount;
+
+    /**
+     * Found on first use, never in the constructor: discovery instantiates every provider on the class path, this one
+     * included, so discovering in the constructor recursed until the stack overflowed (seen on JDK 25, where the
+     * overflow then broke class initialisation in every ralon run the kit started with its test classes on the path).
+     */
+    private synchronized Enforcer mount() {
+        if (mount == null) {
+            mount = Enforcers.discover(UnderClaimingEnforcer.class.getClassLoader()).byName("mount")
+                    .orElseThrow(() -> new IllegalStateException("the mount backend is not on the class path"));
+        }
+        return mount;
+    }
 
     @Override
     public String name() {
@@ -38,7 +50,7 @@ public final class UnderClaimingEnforcer implements Enforcer {
 
     @Override
     public Probe probe() {
-        return mount.probe();
+        return mount().probe();
     }
 
     @Override
@@ -48,11 +60,11 @@ public final class UnderClaimingEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return mount.plan(protectedSet);
+        return mount().plan(protectedSet);
     }
 
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        return mount.prepare(plan, command);
+        return mount().prepare(plan, command);
     }
 }
