@@ -10,7 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,39 +35,24 @@ public final class ProtectedPaths {
         w.addMissingLiterals();
         w.addLinkTargets();
         Expansion e = w.result();
-        adviseUnmatched(policy, e);
+        adviseUnmatched(policy, e, w);
         adviseGit(e);
         return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()));
     }
 
     /**
-     * A slash-less pattern is anchored at the root (unlike .gitignore). When one matches nothing there but would
-     * match deeper, say so: it is the most common surprise of the language.
-     */
-    /**
      * One warning per pattern that matches nothing. A slash-less pattern is anchored at the root (unlike
      * .gitignore); when one matches nothing there but would match deeper, the warning says so: it is the most common
-     * surprise of the language.
+     * surprise of the language. How many paths it would match deeper is counted during the one walk (see
+     * {@link Walk.Probe}), not by walking again.
      */
-    private static void adviseUnmatched(Policy policy, Expansion e) {
+    private static void adviseUnmatched(Policy policy, Expansion e, Walk walk) {
         String name = policy.file().getFileName().toString();
         for (Rule r : e.unmatched()) {
             String where = "pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ")";
             String n = r.glob().normalized();
-            int deeper = 0;
-            if (n.indexOf('/') < 0) {
-                try {
-                    Glob floating = Glob.compile("**/" + n);
-                    Policy probe = new Policy(policy.file(), policy.root(), policy.version(),
-                            List.of(new Rule(floating, r.line(), r.column(), false)), List.of());
-                    Walk w = new Walk(probe);
-                    w.walk(policy.root(), "");
-                    deeper = w.entries.size();
-                } catch (dev.ralon.policy.glob.PatternException ex) {
-                    deeper = 0;
-                }
-            }
+            int deeper = walk.deeperMatches(r);
             if (deeper > 0) {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
@@ -101,6 +85,25 @@ public final class ProtectedPaths {
         final List<String> warnings = new ArrayList<>();
         /** Links (with a trailing '/') already reported as leading outside the root. */
         final java.util.Set<String> linksLeadingOut = new java.util.HashSet<>();
+        /** The "would match deeper" probes: one per slash-less declared rule that matches nothing at the top. */
+        final List<Probe> probes = new ArrayList<>();
+
+        /**
+         * The floating form {@code **}{@code /P} of a slash-less pattern P that matches no entry of the root, counted
+         * during the main walk: the distinct real paths it matches, not descending beneath a directory it matches
+         * (as a walk of that pattern alone would count). It never makes an entry or a warning; it only makes the walk
+         * go where the policy's own rules would not, which a separate walk for the advice would do anyway.
+         */
+        static final class Probe {
+            final Rule rule;
+            final Glob floating;
+            final java.util.Set<String> hits = new java.util.HashSet<>();
+
+            Probe(Rule rule, Glob floating) {
+                this.rule = rule;
+                this.floating = floating;
+            }
+        }
 
         Walk(Policy policy) {
             this.policy = policy;
@@ -108,7 +111,56 @@ public final class ProtectedPaths {
         }
 
         void walk(Path dir, String rel) {
-            walk(dir, rel, null, new java.util.HashSet<>());
+            addProbes(dir);
+            boolean[] counting = new boolean[probes.size()];
+            java.util.Arrays.fill(counting, true);
+            walk(dir, rel, null, new java.util.HashSet<>(), true, counting);
+        }
+
+        /** A slash-less pattern can only match an entry of the root: list its names once to see which match none. */
+        private void addProbes(Path root) {
+            List<Rule> slashLess = new ArrayList<>();
+            for (Rule r : policy.declaredRules()) {
+                if (r.glob().normalized().indexOf('/') < 0) {
+                    slashLess.add(r);
+                }
+            }
+            if (slashLess.isEmpty()) {
+                return;
+            }
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
+                for (Path c : ds) {
+                    String name = c.getFileName().toString();
+                    slashLess.removeIf(r -> r.glob().matchesExactly(name));
+                }
+            } catch (IOException | SecurityException e) {
+                return; // the main walk reports it
+            }
+            for (Rule r : slashLess) {
+                try {
+                    probes.add(new Probe(r, Glob.compile("**/" + r.glob().normalized())));
+                } catch (dev.ralon.policy.glob.PatternException e) {
+                    // no floating form: no advice for it
+                }
+            }
+        }
+
+        int deeperMatches(Rule r) {
+            for (Probe p : probes) {
+                if (p.rule == r) {
+                    return p.hits.size();
+                }
+            }
+            return 0;
+        }
+
+        private static boolean any(boolean[] flags) {
+            for (boolean f : flags) {
+                if (f) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -116,33 +168,42 @@ public final class ProtectedPaths {
          * symbolic link to a directory: then {@code dir} is the link's real target and what matches is recorded at its
          * real path, with the lexical path as {@code via} (Policy.check calls the lexical path protected, so the run
          * must protect what it reaches). {@code chain} holds the real directories entered through links on the way
-         * down, so a link cycle is entered once.
+         * down, so a link cycle is entered once. {@code main} is false where only probes are still counting (beneath
+         * a protected directory, or where no rule can match): nothing is recorded there. {@code counting[i]} says
+         * whether probe i still counts here.
          */
-        private void walk(Path dir, String rel, String via, java.util.Set<Path> chain) {
+        private void walk(Path dir, String rel, String via, java.util.Set<Path> chain, boolean main,
+                          boolean[] counting) {
             List<Rule> live = new ArrayList<>();
-            for (Rule r : rules) {
-                if (r.glob().couldMatchBeneath(rel)) {
-                    live.add(r);
+            if (main) {
+                for (Rule r : rules) {
+                    if (r.glob().couldMatchBeneath(rel)) {
+                        live.add(r);
+                    }
                 }
+                main = !live.isEmpty();
             }
-            if (live.isEmpty()) {
+            if (!main && !any(counting)) {
                 return;
             }
-            List<Path> children = new ArrayList<>();
+            List<Child> children = new ArrayList<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
                 for (Path c : ds) {
-                    children.add(c);
+                    children.add(new Child(c.getFileName().toString(), c));
                 }
             } catch (NoSuchFileException e) {
                 return; // removed while walking
             } catch (IOException | SecurityException e) {
-                warnings.add("cannot list " + dir + " (" + e.getClass().getSimpleName().replace("Exception", "")
-                        + "): protected paths inside it, if any, are not known");
+                if (main) {
+                    warnings.add("cannot list " + dir + " (" + e.getClass().getSimpleName().replace("Exception", "")
+                            + "): protected paths inside it, if any, are not known");
+                }
                 return;
             }
-            children.sort(Comparator.comparing(p -> p.getFileName().toString()));
-            for (Path child : children) {
-                String name = child.getFileName().toString();
+            children.sort(null); // by name (each name decoded once: getFileName() in a comparator dominated the walk)
+            for (Child c : children) {
+                Path child = c.path;
+                String name = c.name;
                 String childRel = rel.isEmpty() ? name : rel + "/" + name;
                 List<Rule> matched = new ArrayList<>(1);
                 for (Rule r : live) {
@@ -156,19 +217,43 @@ public final class ProtectedPaths {
                 } catch (IOException e) {
                     continue;
                 }
+                String realRel = null;
+                boolean[] childCounting = counting;
+                for (int i = 0; i < counting.length; i++) {
+                    if (counting[i] && probes.get(i).floating.matchesExactly(childRel)) {
+                        if (realRel == null) {
+                            realRel = via == null ? childRel : Paths2.relativeBeneath(policy.root(), child);
+                        }
+                        if (realRel != null) {
+                            probes.get(i).hits.add(realRel);
+                        }
+                        if (childCounting == counting) {
+                            childCounting = counting.clone();
+                        }
+                        childCounting[i] = false;
+                    }
+                }
+                boolean childMain = main;
                 if (!matched.isEmpty()) {
+                    childMain = false;
                     if (via == null) {
                         entries.put(childRel, new Expansion.Entry(childRel, child, kindOf(a), matched, null));
                     } else {
-                        String realRel = Paths2.relativeBeneath(policy.root(), child);
+                        if (realRel == null) {
+                            realRel = Paths2.relativeBeneath(policy.root(), child);
+                        }
                         if (realRel != null && !covered(realRel)) {
                             entries.put(realRel, new Expansion.Entry(realRel, child, kindOf(a), matched, childRel));
                         }
                     }
-                } else if (a.isDirectory()) {
-                    walk(child, childRel, via == null ? null : childRel, chain);
+                }
+                if (!childMain && !any(childCounting)) {
+                    continue;
+                }
+                if (a.isDirectory()) {
+                    walk(child, childRel, via == null ? null : childRel, chain, childMain, childCounting);
                 } else if (a.isSymbolicLink()) {
-                    followLink(child, childRel, live, chain);
+                    followLink(child, childRel, childMain ? live : List.of(), chain, childCounting);
                 }
             }
         }
@@ -178,7 +263,8 @@ public final class ProtectedPaths {
          * {@code door/*.key}): the paths it reaches are protected at their real location when that lies inside the
          * root; a link leading outside is reported, since what it reaches is not protected.
          */
-        private void followLink(Path link, String linkRel, List<Rule> live, java.util.Set<Path> chain) {
+        private void followLink(Path link, String linkRel, List<Rule> live, java.util.Set<Path> chain,
+                                boolean[] counting) {
             boolean reachable = false;
             for (Rule r : live) {
                 if (r.glob().couldMatchBeneath(linkRel)) {
@@ -186,7 +272,7 @@ public final class ProtectedPaths {
                     break;
                 }
             }
-            if (!reachable) {
+            if (!reachable && !any(counting)) {
                 return;
             }
             Path target;
@@ -199,18 +285,27 @@ public final class ProtectedPaths {
                 return;
             }
             if (!target.equals(policy.root()) && Paths2.relativeBeneath(policy.root(), target) == null) {
-                warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
-                        + " outside the project: paths reached through it are not protected");
-                linksLeadingOut.add(linkRel + "/");
+                if (reachable) {
+                    warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
+                            + " outside the project: paths reached through it are not protected");
+                    linksLeadingOut.add(linkRel + "/");
+                }
                 return;
             }
             if (!chain.add(target)) {
                 return; // a cycle: this real directory is already being walked through a link
             }
             try {
-                walk(target, linkRel, linkRel, chain);
+                walk(target, linkRel, linkRel, chain, reachable, counting);
             } finally {
                 chain.remove(target);
+            }
+        }
+
+        private record Child(String name, Path path) implements Comparable<Child> {
+            @Override
+            public int compareTo(Child o) {
+                return name.compareTo(o.name);
             }
         }
 

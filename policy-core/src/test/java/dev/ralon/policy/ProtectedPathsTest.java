@@ -206,6 +206,20 @@ class ProtectedPathsTest {
     }
 
     @Test
+    void theDeeperCountIsTheFloatingPatternsOwnWalk() throws Exception {
+        // counted during the policy's one walk: inside a directory the policy protects (which the policy's rules do
+        // not enter), not beneath a directory the floating pattern itself matches, once per real path through links
+        file("vault/a/node_modules/x");
+        file("b/node_modules/c/node_modules/y");
+        file("b/keep.txt");
+        link("door", "b");
+        Expansion e = expand("vault/", "node_mod*", "b/keep.txt");
+        assertEquals(Map.of("agent.lock", Kind.FILE, "vault", Kind.DIRECTORY, "b/keep.txt", Kind.FILE), kinds(e));
+        assertEquals(1, e.warnings().size(), e.warnings().toString());
+        assertTrue(e.warnings().get(0).contains("would match 2 paths deeper"), e.warnings().get(0));
+    }
+
+    @Test
     void aSlashLessPatternThatMatchesAtTheTopIsNotExplained() throws Exception {
         file("top.pem");
         file("a/deep.pem");
