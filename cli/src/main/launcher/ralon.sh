@@ -44,6 +44,9 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
     a="$c/cds/@BUILD_ID@$self$jp.jsa"
     if [ -f "$a" ]; then
       cds="-XX:SharedArchiveFile=$a -Dralon.cds.archive=$a"
+      # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
+      # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
+      if [ -f "$a.jna/libjnidispatch.so" ]; then cds="$cds -Djna.boot.library.path=$a.jna"; fi
     elif mkdir -p "${a%/*}" 2>/dev/null; then
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then
@@ -52,10 +55,12 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
         ( setsid sh -c '
             "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
+                 "$2.jna.$$" \
             && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" \
+            && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
             && mv -f "$2.$$" "$2"
-            rm -f "$2.lst.$$" "$2.$$"; rmdir "$2.lock"
+            rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
             sh "$j" "$a" "$self" "$c/cds" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi

@@ -23,7 +23,15 @@ final class Train {
     private Train() {
     }
 
+    /**
+     * {@code Train [JNA_DIR]}: with JNA_DIR, also writes JNA's native library for this platform there (created;
+     * the launcher renames it into place and passes it as {@code jna.boot.library.path}, so JNA loads it instead of
+     * unpacking a fresh copy into the user's cache directory at every start).
+     */
     public static void main(String[] args) throws IOException, dev.ralon.policy.PolicyException {
+        if (args.length == 1) {
+            extractJnaLibrary(Path.of(args[0]));
+        }
         Path dir = Files.createTempDirectory("ralon-train");
         try {
             Files.writeString(dir.resolve(PolicyDiscovery.FILE_NAME),
@@ -45,6 +53,8 @@ final class Train {
             FastCheck.checkPaths(policy, List.of(dir.resolve("pom.xml").toString(), dir.resolve("src/a/c.java").toString()),
                     none, false, false, false);
             String p = lock.toString();
+            loadOnly("dev.ralon.enforcer.mount.MountStage"); // the mount stage JVM maps the same archive
+            loadOnly("dev.ralon.enforcer.mount.MountStage$StagePlan");
             for (List<String> a : List.of(
                     List.of("check", "--policy", p),
                     List.of("check", "--explain", "--policy", p, dir.resolve("pom.xml").toString()),
@@ -65,5 +75,29 @@ final class Train {
             }
         }
         System.exit(0);
+    }
+
+    private static void loadOnly(String className) {
+        try {
+            Class.forName(className, false, Train.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            // a build without that backend: nothing to load
+        }
+    }
+
+    /**
+     * Copies JNA's dispatch library for this platform (the one JNA would unpack: {@code com/sun/jna/PREFIX/} in the
+     * jar) into {@code dir}. The launcher trusts it as it trusts the executable beside it (docs/security.md).
+     */
+    static void extractJnaLibrary(Path dir) throws IOException {
+        String name = System.mapLibraryName("jnidispatch");
+        String resource = "/com/sun/jna/" + com.sun.jna.Platform.RESOURCE_PREFIX + "/" + name;
+        try (java.io.InputStream in = com.sun.jna.Platform.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return; // JNA has no library for this platform in the jar: JNA looks elsewhere, as before
+            }
+            Files.createDirectories(dir);
+            Files.copy(in, dir.resolve(name));
+        }
     }
 }

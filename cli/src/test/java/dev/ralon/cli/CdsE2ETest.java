@@ -120,6 +120,42 @@ class CdsE2ETest {
         assertFalse(Files.exists(dir.resolve("bin-off/.ralon-cds")), "RALON_CDS=0 must not make an archive");
     }
 
+    /**
+     * JNA's native library: copied beside the archive by the same builder and loaded from there, so a run writes no
+     * native code into the user's cache (which a sandboxed agent could replace before the next ralon loads it). Without
+     * the archive directory (RALON_CDS=0) JNA unpacks it there as before: that is what the first half shows.
+     */
+    @Test
+    void jnaLoadsItsLibraryFromBesideTheExecutableNotFromTheUsersCache() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path before = dir.resolve("cache-without");
+        Result unpacked = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0", "XDG_CACHE_HOME", before.toString(),
+                "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true"), "run", "--backend", "noop", "--", "true");
+        assertEquals(0, unpacked.exit(), unpacked.err());
+        // (JNA unlinks the unpacked file once loaded, so its log is what shows it)
+        assertTrue(unpacked.err().contains("Extracting library to " + before.resolve("JNA")), "control: without the "
+                + "directory beside the executable, JNA unpacks its library into XDG_CACHE_HOME/JNA (else this test "
+                + "proves nothing): " + unpacked.err());
+
+        Path cache = dir.resolve("bin/.ralon-cds");
+        ralon(Map.of(), "check", "pom.xml");
+        Path a = awaitArchive(cache);
+        Path lib = Path.of(a + ".jna", System.mapLibraryName("jnidispatch"));
+        assertTrue(Files.isRegularFile(lib), "the builder must copy JNA's library beside the archive: " + lib);
+        Path after = dir.resolve("cache-with");
+        Result r = ralon(Map.of("XDG_CACHE_HOME", after.toString(), "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true"),
+                "run", "--backend", "noop", "--", "true");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("Found jnidispatch at " + lib), r.err());
+        assertFalse(r.err().contains("Extracting library"), r.err());
+        // (JNA still makes its temp directory there, to clean up files of earlier versions: it writes nothing into it)
+        try (Stream<Path> files = Files.exists(after) ? Files.walk(after) : Stream.empty()) {
+            assertEquals(List.of(), files.filter(Files::isRegularFile).toList(),
+                    "JNA must not unpack anything into the user's cache");
+        }
+    }
+
     @Test
     void foreignArchiveIsIgnoredSilentlyAndReplaced() throws Exception {
         Path project = Files.createDirectories(dir.resolve("p"));

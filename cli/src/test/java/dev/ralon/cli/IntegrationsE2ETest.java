@@ -65,7 +65,10 @@ class IntegrationsE2ETest {
             p.destroyForcibly();
             fail("did not finish: " + cmd);
         }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
     }
 
     Result ralon(String stdin, String... args) throws Exception {

@@ -55,7 +55,10 @@ class RunAdmissionE2ETest {
             p.destroyForcibly();
             fail("did not finish: " + List.of(args));
         }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
     }
 
     @Test

@@ -62,9 +62,15 @@ public final class MountEnforcer implements Enforcer {
             Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
             Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA));
 
-    /** JVM options for the stage, as the launcher uses them (cli/src/main/launcher/ralon.sh). */
+    /**
+     * JVM options for the stage, as the launcher uses them (cli/src/main/launcher/ralon.sh): JVM warnings go to stderr,
+     * never into the command's stdout, and the JVM's report of a class-data archive it could not use is off.
+     */
     static final List<String> STAGE_JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xshare:auto", "-Xss1m");
+            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xshare:auto", "-Xss1m",
+            "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
+    /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
+    static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
     /** System properties of the host JVM passed on to the stage JVM (where JNA unpacks and finds its library). */
     static final List<String> STAGE_PROPERTIES = List.of("jna.tmpdir", "java.io.tmpdir", "jna.boot.library.path",
             "jna.nosys", "jna.nounpack", "jna.library.path", "jna.platform.library.path");
@@ -420,6 +426,12 @@ public final class MountEnforcer implements Enforcer {
         argv.addAll(List.of("--user", "--map-root-user", "--mount", "--propagation", "private", "--"));
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.addAll(STAGE_JVM_OPTIONS);
+        String archive = System.getProperty(CDS_ARCHIVE_PROPERTY);
+        if (archive != null && System.getProperty("java.vm.info", "").contains("sharing")) {
+            // The launcher's archive, which this JVM mapped: the stage runs the same jar (same class path, below), so
+            // it maps it too (docs/performance.md). -Xshare:auto: were it unusable, the stage runs without it.
+            argv.add("-XX:SharedArchiveFile=" + archive);
+        }
         if (Runtime.version().feature() >= 22) {
             // JEP 454 (Java 22+) warns on stderr when JNA calls System.load without this; Java 17 rejects the option.
             argv.add("--enable-native-access=ALL-UNNAMED");
