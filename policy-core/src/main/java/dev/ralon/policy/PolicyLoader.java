@@ -187,7 +187,7 @@ public final class PolicyLoader {
         return new int[] {line, col};
     }
 
-    private static LoaderOptions loaderOptions() {
+    static LoaderOptions loaderOptions() {
         LoaderOptions opts = new LoaderOptions();
         opts.setAllowDuplicateKeys(false);
         opts.setMaxAliasesForCollections(0);
@@ -206,6 +206,10 @@ public final class PolicyLoader {
      */
     private static Node compose(String text, Path file) throws PolicyException {
         LoaderOptions opts = loaderOptions();
+        FastComposer.Result fast = FastComposer.compose(text, opts, MAX_NESTING);
+        if (fast != null) {
+            return fast.node(); // the same nodes as below, for the usual file (FastComposer's contract)
+        }
         try {
             Parser checked = new SubsetParser(new ParserImpl(new StreamReader(new StringReader(text)), opts), file);
             return new Composer(checked, new Resolver(), opts).getSingleNode();

@@ -16,8 +16,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -144,12 +142,9 @@ public final class MountStage {
         return new StagePlan(Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)), f.get(3), f.get(4), entries);
     }
 
+    /** Lower-case hex SHA-256 ({@link Sha256}: no JCA initialisation on the stage's start). */
     static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        return HexFormat.of().formatHex(Sha256.digest(bytes));
     }
 
     // ---------------------------------------------------------------- native interface

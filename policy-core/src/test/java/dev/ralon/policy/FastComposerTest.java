@@ -1,0 +1,213 @@
+package dev.ralon.policy;
+
+import org.json.JSONObject;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeId;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link FastComposer} against SnakeYAML's Composer and Resolver (the reference): whenever the fast path answers, its
+ * nodes equal the Composer's, and its implicit tags equal the Resolver's; and it does answer for the usual files.
+ */
+class FastComposerTest {
+    static final int LIMIT = 16;
+
+    static LoaderOptions options() {
+        return PolicyLoader.loaderOptions();
+    }
+
+    /** Null when SnakeYAML's Composer throws. */
+    static Object reference(String text) {
+        try {
+            Node n = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options()), new Resolver(),
+                    options()).getSingleNode();
+            return n == null ? "(empty)" : n;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Returns whether the fast path answered. */
+    static boolean agrees(String text, String what) {
+        FastComposer.Result fast = FastComposer.compose(text, options(), LIMIT);
+        if (fast == null) {
+            return false;
+        }
+        Object ref = reference(text);
+        if (ref == null) {
+            fail(what + ": the fast path composed a document SnakeYAML's Composer rejects:\n" + text);
+        }
+        if (fast.node() == null) {
+            assertEquals("(empty)", ref, what);
+        } else {
+            assertSame((Node) ref, fast.node(), what + " at #");
+        }
+        return true;
+    }
+
+    static String mark(Mark m) {
+        return m == null ? "null" : m.getLine() + ":" + m.getColumn() + "@" + m.getIndex();
+    }
+
+    static void assertSame(Node want, Node got, String where) {
+        assertEquals(want.getClass(), got.getClass(), where);
+        assertEquals(want.getTag(), got.getTag(), where + " tag");
+        assertEquals(mark(want.getStartMark()), mark(got.getStartMark()), where + " start");
+        assertEquals(mark(want.getEndMark()), mark(got.getEndMark()), where + " end");
+        if (want instanceof ScalarNode w) {
+            ScalarNode g = (ScalarNode) got;
+            assertEquals(w.getValue(), g.getValue(), where + " value");
+            assertEquals(w.getScalarStyle(), g.getScalarStyle(), where + " style");
+        } else if (want instanceof SequenceNode w) {
+            SequenceNode g = (SequenceNode) got;
+            assertEquals(w.getFlowStyle(), g.getFlowStyle(), where + " flow");
+            assertEquals(w.getValue().size(), g.getValue().size(), where + " size");
+            for (int i = 0; i < w.getValue().size(); i++) {
+                assertSame(w.getValue().get(i), g.getValue().get(i), where + "/" + i);
+            }
+        } else {
+            MappingNode w = (MappingNode) want;
+            MappingNode g = (MappingNode) got;
+            assertEquals(w.getFlowStyle(), g.getFlowStyle(), where + " flow");
+            assertEquals(w.getValue().size(), g.getValue().size(), where + " size");
+            for (int i = 0; i < w.getValue().size(); i++) {
+                NodeTuple wt = w.getValue().get(i);
+                NodeTuple gt = g.getValue().get(i);
+                assertSame(wt.getKeyNode(), gt.getKeyNode(), where + "/key" + i);
+                assertSame(wt.getValueNode(), gt.getValueNode(), where + "/value" + i);
+            }
+        }
+    }
+
+    @Test
+    void everyPolicyVectorComposesAsSnakeYamlComposesIt() throws Exception {
+        int fast = 0;
+        int valid = 0;
+        int validFast = 0;
+        for (JSONObject v : PolicyVectorsTest.vectors()) {
+            String text = new String(PolicyVectorsTest.bytes(v.getString("file")), StandardCharsets.UTF_8);
+            boolean answered = agrees(text, v.getString("file"));
+            fast += answered ? 1 : 0;
+            if (v.optBoolean("valid", false)) {
+                valid++;
+                validFast += answered ? 1 : 0;
+            }
+        }
+        // the point of the fast path: it answers for the usual file
+        assertTrue(validFast * 10 >= valid * 7, "the fast path answered for only " + validFast + " of " + valid
+                + " valid vectors (" + fast + " vectors in all)");
+    }
+
+    @Test
+    void theUsualFilesTakeTheFastPath() {
+        for (String text : List.of("version: 1\nprotect:\n  - \"**/*.json\"\n  - pom.xml\n  - secrets/\n",
+                "# comment\nversion: 1\nprotect: ['.env', .github/workflows/*.yml, src/**/secret*.ts]\n",
+                "version: 1\n", "", "version: 1\nprotect: []\n", "---\nversion: 1\nprotect:\n- 'a b'\n- |\n  x\n...\n")) {
+            assertTrue(agrees(text, text), "the fast path should answer for:\n" + text);
+        }
+    }
+
+    /** Scalars built from the characters the Resolver's expressions care about. */
+    static String randomScalar(Random rnd) {
+        String[] words = {"yes", "No", "TRUE", "off", "On", "null", "Null", "NULL", "~", ".inf", ".NaN", "<<", "=",
+                "0", "1", "0x1F", "0b101", "017", "1_000", "1:20", "1.5", "1e3", "-1", "+2", ".5", "2001-12-14",
+                "2001-12-14t21:59:43.10-05:00", "y", "n", "Y", "N", "yesno", "nul", "tru", "o", "on.", "node_modules",
+                "true/", "_x", "/abs", "./a", ".env", "$HOME", "${X}", "a", "pom.xml"};
+        String alphabet = "yYnNtTfFoOeEaAxXbB0123456789._/-+:~<=!&*$ lLuUsS";
+        if (rnd.nextInt(3) == 0) {
+            String w = words[rnd.nextInt(words.length)];
+            return rnd.nextBoolean() ? w : w + alphabet.charAt(rnd.nextInt(alphabet.length()));
+        }
+        int len = rnd.nextInt(9);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < len; i++) {
+            sb.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void implicitTagsAreTheResolvers() {
+        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        Resolver resolver = new Resolver();
+        int answered = 0;
+        for (int i = 0; i < 200_000; i++) {
+            String v = randomScalar(rnd);
+            Tag fast = FastComposer.implicitTag(v);
+            if (fast != null) {
+                answered++;
+                assertEquals(resolver.resolve(NodeId.scalar, v, true), fast,
+                        "\"" + v + "\" (seed " + seed + ", rerun with -Dralon.seed=" + seed + ")");
+            }
+        }
+        assertTrue(answered > 50_000, "the fast classification answered only " + answered + " times");
+        for (char c = 'a'; c <= 'z'; c++) {
+            for (String v : List.of(String.valueOf(c), c + "x/y", Character.toUpperCase(c) + ".lock")) {
+                Tag fast = FastComposer.implicitTag(v);
+                assertNotNull(fast, v);
+                assertEquals(resolver.resolve(NodeId.scalar, v, true), fast, v);
+            }
+        }
+    }
+
+    @Test
+    void generatedDocumentsComposeAsSnakeYamlComposesThem() {
+        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        int answered = 0;
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder doc = new StringBuilder();
+            if (rnd.nextInt(5) == 0) {
+                doc.append("---\n");
+            }
+            doc.append("version: ").append(rnd.nextInt(4) == 0 ? randomScalar(rnd) : "1").append('\n');
+            List<String> items = new ArrayList<>();
+            int n = rnd.nextInt(6);
+            for (int k = 0; k < n; k++) {
+                String s = randomScalar(rnd);
+                items.add(switch (rnd.nextInt(4)) {
+                    case 0 -> "'" + s.replace("'", "''") + "'";
+                    case 1 -> "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+                    default -> s;
+                });
+            }
+            if (rnd.nextBoolean()) {
+                doc.append("protect: [").append(String.join(", ", items)).append("]\n");
+            } else {
+                doc.append("protect:\n");
+                for (String it : items) {
+                    doc.append(rnd.nextBoolean() ? "  - " : "- ").append(it).append('\n');
+                }
+            }
+            if (rnd.nextInt(6) == 0) {
+                doc.append(randomScalar(rnd)).append(": ").append(randomScalar(rnd)).append('\n');
+            }
+            answered += agrees(doc.toString(), "seed " + seed + " (rerun with -Dralon.seed=" + seed + "), document:\n"
+                    + doc) ? 1 : 0;
+        }
+        assertTrue(answered > 500, "the fast path answered for only " + answered + " of 3000 documents");
+    }
+}
