@@ -87,7 +87,7 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.error("--json goes with --dry-run");
         }
         Policy policy = policyOption.load();
-        Expansion expansion = ProtectedPaths.expand(policy);
+        Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
 
         Enforcers enforcers = Backends.discover();

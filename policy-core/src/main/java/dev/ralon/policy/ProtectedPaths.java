@@ -29,8 +29,21 @@ public final class ProtectedPaths {
     private ProtectedPaths() {
     }
 
+    /** {@code expand(policy, true)}: with the "would match deeper" advice, for the commands that explain a policy. */
     public static Expansion expand(Policy policy) throws IOException {
+        return expand(policy, true);
+    }
+
+    /**
+     * Expands {@code policy}. With {@code adviseDeeper}, a slash-less pattern that matches nothing at the top gets a
+     * warning that counts what it would match deeper, which needs the whole tree walked (the one walk goes
+     * everywhere); without it (what {@code ralon run} uses: its start-up must not pay for advice) the walk stays
+     * where the rules can match, and such a pattern gets the plain "matches nothing" warning. The entries are the same
+     * either way.
+     */
+    public static Expansion expand(Policy policy, boolean adviseDeeper) throws IOException {
         Walk w = new Walk(policy);
+        w.adviseDeeper = adviseDeeper;
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
@@ -110,8 +123,12 @@ public final class ProtectedPaths {
             this.rules = policy.rules();
         }
 
+        boolean adviseDeeper = true;
+
         void walk(Path dir, String rel) {
-            addProbes(dir);
+            if (adviseDeeper) {
+                addProbes(dir);
+            }
             boolean[] counting = new boolean[probes.size()];
             java.util.Arrays.fill(counting, true);
             walk(dir, rel, null, new java.util.HashSet<>(), true, counting);

@@ -220,6 +220,28 @@ class ProtectedPathsTest {
     }
 
     @Test
+    void withoutTheDeeperAdviceTheEntriesAreTheSameAndTheWalkStaysWhereRulesMatch() throws Exception {
+        file("certs/server.pem");
+        file("a/b/client.pem");
+        file("vault/key");
+        Path unreadable = dir("a/b/locked");
+        Expansion advised = expand("*.pem", "vault/");
+        // a directory only the advice would enter: if the walk went there it would say it cannot list it
+        unreadable.toFile().setReadable(false);
+        unreadable.toFile().setExecutable(false);
+        try {
+            Expansion plain = ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")), false);
+            assertEquals(kinds(advised), kinds(plain));
+            assertEquals(List.of("pattern \"*.pem\" (agent.lock:3) matches nothing that exists"), plain.warnings(),
+                    "no walk beyond vault/ (so no word about a/b/locked), no count of what lies deeper");
+        } finally {
+            unreadable.toFile().setExecutable(true);
+            unreadable.toFile().setReadable(true);
+        }
+        assertTrue(advised.warnings().get(0).contains("2 paths deeper"), advised.warnings().toString());
+    }
+
+    @Test
     void aSlashLessPatternThatMatchesAtTheTopIsNotExplained() throws Exception {
         file("top.pem");
         file("a/deep.pem");
