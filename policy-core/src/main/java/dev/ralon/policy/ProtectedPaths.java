@@ -210,9 +210,11 @@ public final class ProtectedPaths {
                 }
             } catch (NoSuchFileException e) {
                 return; // removed while walking
-            } catch (IOException | SecurityException e) {
+            } catch (IOException | SecurityException | java.nio.file.DirectoryIteratorException e) {
+                // (DirectoryIteratorException: reading the listing failed part-way, e.g. EIO; its cause says why)
+                Throwable why = e instanceof java.nio.file.DirectoryIteratorException d ? d.getCause() : e;
                 if (main) {
-                    warnings.add("cannot list " + dir + " (" + e.getClass().getSimpleName().replace("Exception", "")
+                    warnings.add("cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
                             + "): protected paths inside it, if any, are not known");
                 }
                 return;
