@@ -40,6 +40,14 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
     /*"|"/*"|"/*) case "$c$self$jp" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) c= ;; esac ;; # plain absolute paths only
     *) c= ;;
   esac
+  # Only a .ralon-cds of our own, or root's and writable by root alone (a shared install prepared with `sudo ralon
+  # status`), is used: another user who can create entries in the executable's directory without being able to
+  # replace the executable (a sticky directory such as /tmp) could otherwise plant an archive or library there.
+  # `[ -O ]` is a shell built-in; only a directory that is not ours costs an `ls`.
+  if [ -n "$c" ] && [ -e "$c" ] && ! [ -O "$c" ]; then
+    ralon_root_only() { set -- $(ls -ldn -- "$1" 2>/dev/null); case $1 in d????-??-?*) [ "$3" = 0 ] ;; *) false ;; esac; }
+    ralon_root_only "$c" || c=
+  fi
   if [ -n "$c" ]; then
     a="$c/cds/@BUILD_ID@$self$jp.jsa"
     if [ -f "$a" ]; then
@@ -47,12 +55,12 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
       # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
       # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
       if [ -f "$a.jna/libjnidispatch.so" ]; then cds="$cds -Djna.boot.library.path=$a.jna"; fi
-    elif mkdir -p "${a%/*}" 2>/dev/null; then
+    elif (umask 022; mkdir -p "${a%/*}") 2>/dev/null; then
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then
         # Detached (double fork, own session, no inherited stdio): neither the command `ralon run` becomes nor a
         # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete.
-        ( setsid sh -c '
+        ( setsid sh -c 'umask 022
             "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
                  "$2.jna.$$" \

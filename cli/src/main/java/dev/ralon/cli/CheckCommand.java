@@ -131,6 +131,15 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     private int list(Policy policy, PrintWriter out) throws IOException {
+        return listProtected(policy, out, spec.commandLine().getErr(), explain, json);
+    }
+
+    /**
+     * Lists every protected path of {@code policy} (or the JSON document), warnings on {@code err}; exit 0. Shared by
+     * {@code check} through picocli and without it (FastCheck).
+     */
+    static int listProtected(Policy policy, PrintWriter out, PrintWriter err, boolean explain, boolean json)
+            throws IOException {
         Expansion exp = ProtectedPaths.expand(policy);
         Path cwd = Path.of("").toAbsolutePath();
         if (json) {
@@ -166,8 +175,9 @@ final class CheckCommand implements Callable<Integer> {
             }
             lines.flush();
             for (String w : exp.warnings()) {
-                spec.commandLine().getErr().println("ralon: warning: " + w);
+                err.println("ralon: warning: " + w);
             }
+            err.flush();
         }
         out.flush();
         return ExitCodes.OK;

@@ -13,12 +13,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two commands on every agent's hot path without picocli: {@code ralon check PATH...} (called before every write)
- * and {@code ralon run [--backend NAME] -- CMD...} (starts every session). picocli's class loading, old-format bytecode
+ * The commands on every agent's hot path without picocli: {@code ralon check PATH...} (called before every write),
+ * {@code ralon check} (the listing, in CI and hooks) and {@code ralon run [--backend NAME] -- CMD...} (starts every
+ * session). picocli's class loading, old-format bytecode
  * verification and annotation reflection cost more than the work itself (docs/performance.md).
  *
  * <p>Contract: {@link #applies} accepts only argument lists that picocli parses unambiguously the same way:
- * {@code check} followed by at least one path, none empty, none starting with {@code -} (an option, or {@code --}) or
+ * {@code check} alone (list every protected path), or {@code check} followed by paths, none empty, none starting with {@code -} (an option, or {@code --}) or
  * {@code @} (picocli's argument files); or {@code run}, optionally {@code --backend NAME} (NAME not empty, not starting
  * with {@code -} or {@code @}), then {@code --}, then at least one argument, none starting with {@code @}. For those,
  * {@link #run} gives the same output, error lines and exit code as picocli would: check uses the same
@@ -33,7 +34,7 @@ final class FastCheck {
         if (args.length >= 3 && "run".equals(args[0])) {
             return runCommandStart(args) > 0;
         }
-        if (args.length < 2 || !"check".equals(args[0])) {
+        if (args.length < 1 || !"check".equals(args[0])) {
             return false;
         }
         for (int i = 1; i < args.length; i++) {
@@ -82,6 +83,9 @@ final class FastCheck {
                 return run.call();
             }
             Policy policy = new PolicyOption().load();
+            if (args.length == 1) {
+                return CheckCommand.listProtected(policy, out, err, false, false);
+            }
             List<String> paths = Arrays.asList(args).subList(1, args.length);
             return checkPaths(policy, paths, out, false, false, false);
         } catch (CliException e) {

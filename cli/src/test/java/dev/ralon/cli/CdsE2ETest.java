@@ -169,6 +169,38 @@ class CdsE2ETest {
         }
     }
 
+    /**
+     * A .ralon-cds that belongs to another user is never used (nor changed): someone who can create entries in the
+     * executable's directory without being able to replace the executable (a sticky directory) must not be able to
+     * plant an archive or a native library. The same directory given back to its owner is used: the control.
+     */
+    @Test
+    void aRalonCdsDirectoryOfAnotherUserIsIgnored() throws Exception {
+        Process id = new ProcessBuilder("id", "-u").start();
+        assertEquals("0", new String(id.getInputStream().readAllBytes()).trim(),
+                "this test gives the directory to uid 65534 with chown, which needs root (CI runs as root)");
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path exe = installed("bin-shared");
+        ralonAt(exe, Map.of(), "check", "pom.xml");
+        Path cache = dir.resolve("bin-shared/.ralon-cds");
+        Path a = awaitArchive(cache);
+        Map<String, String> logged = Map.of("XDG_CACHE_HOME", dir.resolve("xc").toString(),
+                "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Djna.debug_load.jna=true");
+        for (String owner : List.of("65534:65534", "0:0")) {
+            Process chown = new ProcessBuilder("chown", "-R", owner, cache.toString()).redirectErrorStream(true).start();
+            assertTrue(chown.waitFor(30, TimeUnit.SECONDS) && chown.exitValue() == 0, "chown " + owner);
+            Result r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
+            assertEquals(0, r.exit(), r.err());
+            boolean foreign = owner.startsWith("65534");
+            assertEquals(!foreign, r.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
+                    (foreign ? "another user's archive must not be mapped" : "control: the owner's archive is mapped"));
+            assertEquals(!foreign, r.err().contains("Found jnidispatch at " + a + ".jna"),
+                    (foreign ? "another user's library must not be loaded" : "control: the owner's library is loaded"));
+            assertTrue(Files.isRegularFile(a), "the directory is left as it is");
+        }
+    }
+
     @Test
     void foreignArchiveIsIgnoredSilentlyAndReplaced() throws Exception {
         Path project = Files.createDirectories(dir.resolve("p"));

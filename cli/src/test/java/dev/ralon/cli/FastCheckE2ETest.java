@@ -65,11 +65,16 @@ class FastCheckE2ETest {
         Files.createDirectories(project.resolve("secrets"));
         Files.writeString(project.resolve("pom.xml"), "x");
         Files.createSymbolicLink(project.resolve("link"), project.resolve("pom.xml"));
+        Path sub = project.resolve("src");
         same(project, "pom.xml");
         same(project, "src/a.java");
         same(project, "pom.xml", "src/a.java", "a/b/c.json", "secrets/k", "src/secrets/k", "agent.lock", "link", "help");
         same(project, "../project/pom.xml", project.resolve("x.json").toString(), "/etc/passwd");
-        Path sub = project.resolve("src");
+        same(project); // the listing: `check` against `check --`
+        Files.writeString(project.resolve("a.json"), "{}");
+        Files.createSymbolicLink(project.resolve("out.json"), Path.of("/etc/hostname"));
+        same(project); // with a warning (a protected link leading outside)
+        same(sub);
         same(sub, "../pom.xml", "a.json");
         Path none = Files.createDirectories(dir.resolve("no-policy-here"));
         if (!Files.exists(dir.getRoot().resolve("agent.lock")) && !Files.exists(dir.getParent().resolve("agent.lock"))) {
@@ -80,8 +85,10 @@ class FastCheckE2ETest {
         Path bad = Files.createDirectories(dir.resolve("bad"));
         Files.writeString(bad.resolve("agent.lock"), "version: 2\n");
         same(bad, "x");
+        same(bad);
         Files.writeString(bad.resolve("agent.lock"), "version: 1\nprotect: [\"[z-a]\"]\n");
         same(bad, "x");
+        same(bad);
     }
 
     @Test
@@ -125,6 +132,9 @@ class FastCheckE2ETest {
         assertEquals(1, fast.exit(), fast.err());
         assertTrue(fast.out().contains("dev.ralon.cli.FastCheck"), "no class-load log: " + fast.err());
         assertFalse(fast.out().contains(" picocli."), "the fast form loaded picocli");
+        Result list = ralon(project, env, List.of("check"));
+        assertEquals(0, list.exit(), list.err());
+        assertFalse(list.out().contains(" picocli."), "the fast listing loaded picocli");
         Result run = ralon(project, env, List.of("run", "--backend", "noop", "--", "true"));
         assertEquals(0, run.exit(), run.err());
         assertFalse(run.out().contains(" picocli."), "the fast run form loaded picocli");
