@@ -6,8 +6,8 @@
 #
 # Builds (if missing) cli/target/ralon and bench/target/benchmarks.jar, then fixtures in a temporary directory:
 #   small/       a project with a 3-pattern agent.lock (the check and run start-up cases)
-#   tree/        N files (default 100,000) at generated monorepo paths, the 12-pattern corpus agent.lock, a git index,
-#                and pruned.lock: 5 patterns without "**/", so the walk is pruned to the directories they name
+#   tree/        N files (default 100,000) at generated monorepo paths, the 12-pattern corpus agent.lock, a git index
+#   pruned/      the same tree with a 5-pattern agent.lock without "**/": the walk is pruned to what they name
 #   protected/   10,000 protected files (data/**/*.json, 100 per directory) + a fully protected vendor/ directory
 # Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
 # skipped with a note if absent); `git ls-files` on the same tree.
@@ -57,8 +57,10 @@ printf 'version: 1\nprotect:\n  - "**/*.json"\n  - pom.xml\n  - secrets/\n' > "$
 "$java" -cp "$jar" dev.ralon.bench.Fixtures protected "$work/protected" "$prot"
 (cd "$work/tree" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
 # the same tree under a policy without "**/" patterns: the walk goes only where a pattern can still match
+"$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/pruned" "$files"
 printf 'version: 1\nprotect:\n  - "config/**"\n  - ".github/workflows/*.yml"\n  - "packages/*/package.json"\n  - "infra/terraform/**/*.tf"\n  - "services/*/src/main/resources/application*.yml"\n' \
-  > "$work/tree/pruned.lock"
+  > "$work/pruned/agent.lock"
+(cd "$work/pruned" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
 # the launcher's class-data-sharing archive: made once before timing (a first start builds it in the background)
 (cd "$work/small" && "$ralon" check pom.xml >/dev/null || true)
 # (beside the executable, in .ralon-cds: see cli/src/main/launcher/ralon.sh)
@@ -83,7 +85,8 @@ if command -v bwrap >/dev/null 2>&1; then
 else
   bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
 fi
-group tree "$work/tree" "git ls-files" "$ralon check" "$ralon check --policy pruned.lock" "$hello"
+group tree "$work/tree" "git ls-files" "$ralon check" "$hello"
+group pruned "$work/pruned" "git ls-files" "$ralon check" "$hello"
 group protected "$work/protected" "$hello" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true"
 (cd "$work/protected" && "$ralon" run --dry-run --backend mount -- true > "$work/plan-mount.txt" 2>&1 || true)
 (cd "$work/protected" && "$ralon" run --dry-run --backend landlock -- true > "$work/plan-landlock.txt" 2>&1 || true)
