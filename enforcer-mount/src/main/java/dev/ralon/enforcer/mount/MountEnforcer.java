@@ -412,11 +412,10 @@ public final class MountEnforcer implements Enforcer {
                 unshare.toString(), payload.entries()));
         Path file;
         try {
-            file = createPlanFile();
+            file = writePlanFile(bytes);
             // Removed by the stage once read; if the host's execve fails instead, the JVM exits normally and this
             // removes it (after a successful execve no JVM shutdown hook runs: the process image is gone).
             file.toFile().deleteOnExit();
-            Files.write(file, bytes);
         } catch (IOException e) {
             throw new EnforcementException("cannot write the mount plan to a temporary file: " + e.getMessage());
         }
@@ -459,21 +458,30 @@ public final class MountEnforcer implements Enforcer {
     }
 
     /**
-     * A new, empty, mode-0600 file in java.io.tmpdir. Not {@code Files.createTempFile}: its random name needs
-     * SecureRandom, whose first use initialises the JCA provider framework (15-30 ms of every mount run, measured).
-     * The name need not be secret: {@code createFile} is O_CREAT|O_EXCL (open(2): it fails on any existing name,
-     * a symbolic link included, so nothing planted is ever written through), and the stage checks the content
-     * against the SHA-256 in its argv. A name that is taken is skipped.
+     * Writes {@code bytes} to a new mode-0600 file in java.io.tmpdir and returns its path. The bytes go through the
+     * descriptor that created the file, never through a second open of the name: between the two, a process of the
+     * same user (something an earlier sandboxed session left running, watching the directory) could replace the name
+     * with a symbolic link and have this unsandboxed process write through it. Creation is O_CREAT|O_EXCL
+     * ({@code CREATE_NEW}; open(2): it fails on any existing name, a symbolic link included), and the stage checks
+     * the content against the SHA-256 in its argv. Not {@code Files.createTempFile}: its random name needs
+     * SecureRandom, whose first use starts the JCA provider framework (15-30 ms of every mount run, measured); the name
+     * need not be secret. A name that is taken is skipped.
      */
-    static Path createPlanFile() throws IOException {
+    static Path writePlanFile(byte[] bytes) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         long pid = ProcessHandle.current().pid();
         java.nio.file.attribute.FileAttribute<?> mode =
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
         for (int i = 0; ; i++) {
             Path p = dir.resolve("ralon-mount-" + pid + "-" + System.nanoTime() + "-" + i + ".plan");
-            try {
-                return Files.createFile(p, mode);
+            try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(p,
+                    EnumSet.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+                    mode)) {
+                java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                return p;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 if (i >= 100) {
                     throw e;

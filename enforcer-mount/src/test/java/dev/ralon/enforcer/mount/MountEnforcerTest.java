@@ -159,6 +159,28 @@ class MountEnforcerTest {
         assertEquals(user, back);
     }
 
+    /** The plan file: the exact bytes, private to the user, a new name each time, written through its creator. */
+    @Test
+    void planFileIsPrivateAndNew() throws Exception {
+        String saved = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", tmp.toString());
+        try {
+            byte[] bytes = MountStage.encode(new MountStage.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+            Path a = MountEnforcer.writePlanFile(bytes);
+            Path b = MountEnforcer.writePlanFile(bytes);
+            assertNotEquals(a, b);
+            assertEquals(tmp, a.getParent());
+            assertEquals(List.of(bytes.length, bytes.length), List.of(Files.readAllBytes(a).length,
+                    Files.readAllBytes(b).length));
+            assertEquals(MountStage.sha256(bytes), MountStage.sha256(Files.readAllBytes(a)));
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
+            assertTrue(Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        } finally {
+            System.setProperty("java.io.tmpdir", saved);
+        }
+    }
+
     /** A plan file changed between the host and the stage is detected: nothing runs. */
     @Test
     void tamperedPlanFileIsRefused() throws Exception {
