@@ -40,21 +40,56 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
     /*"|"/*"|"/*) case "$c$self$jp" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) c= ;; esac ;; # plain absolute paths only
     *) c= ;;
   esac
-  # Only a .ralon-cds of our own, or root's and writable by root alone (a shared install prepared with `sudo ralon
-  # status`), is used: another user who can create entries in the executable's directory without being able to
-  # replace the executable (a sticky directory such as /tmp) could otherwise plant an archive or library there.
-  # `[ -O ]` is a shell built-in; only a directory that is not ours costs an `ls`.
-  if [ -n "$c" ] && [ -e "$c" ] && ! [ -O "$c" ]; then
-    ralon_root_only() { set -- $(ls -ldn -- "$1" 2>/dev/null); case $1 in d????-??-?*) [ "$3" = 0 ] ;; *) false ;; esac; }
-    ralon_root_only "$c" || c=
-  fi
+  # Trust (docs/security.md): .ralon-cds, every directory on the way down to the archive, the archive, and JNA's
+  # directory and library must each be the user's or root's (all root's when .ralon-cds is root's: a shared install
+  # prepared with `sudo ralon status`), none a symbolic link, none writable by group or others. Else another user who
+  # can create entries beside the executable without being able to replace it (a sticky directory such as /tmp)
+  # could plant an archive or a library, or a link to a directory of ours that they retarget after this check. One
+  # `ls` checks them all; it is the only command a start runs besides java.
+  ralon_levels() { # DIR beneath $c: ralon_paths = $c and each existing directory from $c down to DIR
+    ralon_paths=$c; p=$c; r=${1#"$c"/}
+    while [ -n "$r" ]; do
+      p=$p/${r%%/*}
+      case $r in */*) r=${r#*/} ;; *) r= ;; esac
+      [ -d "$p" ] || return 0
+      ralon_paths="$ralon_paths $p"
+    done
+  }
+  ralon_trusted() { # PATH...: the first is .ralon-cds, the others lie beneath it (so it is listed first)
+    [ -L "$1" ] && return 1
+    if [ -O "$1" ]; then ralon_own=ours; else ralon_own=root; fi
+    LC_ALL=C ls -ldn -- "$@" 2>/dev/null | {
+      n=0; owner=
+      while read -r m l u rest; do
+        n=$((n + 1))
+        case $m in [d-]????-??-*) ;; *) exit 1 ;; esac # a link lists as l...; a group or other write bit: refused
+        [ -n "$owner" ] || owner=$u
+        [ "$ralon_own" = ours ] || [ "$u" = 0 ] || exit 1
+        [ "$u" = "$owner" ] || [ "$u" = 0 ] || exit 1
+      done
+      [ "$n" = "$#" ]
+    }
+  }
+  ralon_jsa=; ralon_jna=
   if [ -n "$c" ]; then
     a="$c/cds/@BUILD_ID@$self$jp.jsa"
-    if [ -f "$a" ]; then
+    if [ -e "$c" ] || [ -L "$c" ]; then
+      ralon_levels "${a%/*}"
+      if [ -f "$a" ]; then
+        ralon_jsa=1; ralon_paths="$ralon_paths $a"
+        if [ -f "$a.jna/libjnidispatch.so" ]; then ralon_jna=1; ralon_paths="$ralon_paths $a.jna $a.jna/libjnidispatch.so"; fi
+      fi
+      ralon_trusted $ralon_paths || c=
+    fi
+  fi
+  if [ -n "$c" ]; then
+    if [ -n "$ralon_jsa" ]; then
       cds="-XX:SharedArchiveFile=$a -Dralon.cds.archive=$a"
       # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
       # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
-      if [ -f "$a.jna/libjnidispatch.so" ]; then cds="$cds -Djna.boot.library.path=$a.jna"; fi
+      if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$a.jna"; fi
+    elif [ -e "$a" ]; then
+      : # appeared since the check (a builder finishing): used from the next start
     elif (umask 022; mkdir -p "${a%/*}") 2>/dev/null; then
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then

@@ -76,6 +76,26 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter fastOut;
     PrintWriter fastErr;
 
+    /**
+     * Starts JNA's class initialisation (loading its native library, 30-40 ms, docs/performance.md) on a daemon thread,
+     * so that it overlaps reading and walking the policy on the calling thread: every run needs JNA (the exec, and the
+     * backends' system calls). Nothing depends on this thread: the first use of JNA on the calling thread waits for
+     * the initialisation, or does it, as the JVM's class-initialisation lock guarantees (JLS 12.4.2). A failure here is
+     * ignored: the same failure recurs where JNA is used, and is reported there. The thread ends with the JVM or is
+     * gone at execve(2), which keeps only the calling thread.
+     */
+    static void initialiseJnaInBackground() {
+        Thread t = new Thread(() -> {
+            try {
+                Class.forName("com.sun.jna.Native", true, RunCommand.class.getClassLoader());
+            } catch (Throwable e) {
+                // reported where JNA is used
+            }
+        }, "ralon-jna-init");
+        t.setDaemon(true);
+        t.start();
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = fastOut != null ? fastOut : spec.commandLine().getOut();
@@ -86,6 +106,7 @@ final class RunCommand implements Callable<Integer> {
         if (json && !dryRun) {
             throw CliException.error("--json goes with --dry-run");
         }
+        initialiseJnaInBackground();
         Policy policy = policyOption.load();
         Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
@@ -103,11 +124,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         List<String> refusals = new ArrayList<>(plan.refusals());
-        for (String w : expansion.warnings()) {
-            if (w.startsWith("cannot list ")) {
-                refusals.add(w); // the protected set may be incomplete: never enforce a partial policy silently
-            }
-        }
+        refusals.addAll(expansion.incomplete()); // the protected set may miss a path: never enforce it silently
         boolean enforceable = refusals.isEmpty();
 
         if (dryRun) {

@@ -170,12 +170,13 @@ class CdsE2ETest {
     }
 
     /**
-     * A .ralon-cds that belongs to another user is never used (nor changed): someone who can create entries in the
-     * executable's directory without being able to replace the executable (a sticky directory) must not be able to
-     * plant an archive or a native library. The same directory given back to its owner is used: the control.
+     * A .ralon-cds that another user could have planted or could change is never used (nor changed): one that belongs
+     * to another user; one with a directory on the way that group or others can write; one that is a symbolic link
+     * (whose owner could retarget it after the check: found by an attacker's review). After each, the same directory
+     * as its owner left it is used again: the control.
      */
     @Test
-    void aRalonCdsDirectoryOfAnotherUserIsIgnored() throws Exception {
+    void aRalonCdsDirectoryOthersCouldChangeIsIgnored() throws Exception {
         Process id = new ProcessBuilder("id", "-u").start();
         assertEquals("0", new String(id.getInputStream().readAllBytes()).trim(),
                 "this test gives the directory to uid 65534 with chown, which needs root (CI runs as root)");
@@ -185,19 +186,32 @@ class CdsE2ETest {
         ralonAt(exe, Map.of(), "check", "pom.xml");
         Path cache = dir.resolve("bin-shared/.ralon-cds");
         Path a = awaitArchive(cache);
+        Path moved = dir.resolve("elsewhere");
         Map<String, String> logged = Map.of("XDG_CACHE_HOME", dir.resolve("xc").toString(),
                 "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Djna.debug_load.jna=true");
-        for (String owner : List.of("65534:65534", "0:0")) {
-            Process chown = new ProcessBuilder("chown", "-R", owner, cache.toString()).redirectErrorStream(true).start();
-            assertTrue(chown.waitFor(30, TimeUnit.SECONDS) && chown.exitValue() == 0, "chown " + owner);
-            Result r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
-            assertEquals(0, r.exit(), r.err());
-            boolean foreign = owner.startsWith("65534");
-            assertEquals(!foreign, r.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
-                    (foreign ? "another user's archive must not be mapped" : "control: the owner's archive is mapped"));
-            assertEquals(!foreign, r.err().contains("Found jnidispatch at " + a + ".jna"),
-                    (foreign ? "another user's library must not be loaded" : "control: the owner's library is loaded"));
-            assertTrue(Files.isRegularFile(a), "the directory is left as it is");
+        List<List<String>> spoil = List.of(
+                List.of("chown", "-R", "65534:65534", cache.toString()),
+                List.of("chmod", "g+w", cache.resolve("cds").toString()),
+                List.of("sh", "-c", "mv \"$0\" \"$1\" && ln -s \"$1\" \"$0\"", cache.toString(), moved.toString()));
+        List<List<String>> restore = List.of(
+                List.of("chown", "-R", "0:0", cache.toString()),
+                List.of("chmod", "g-w", cache.resolve("cds").toString()),
+                List.of("sh", "-c", "rm \"$0\" && mv \"$1\" \"$0\"", cache.toString(), moved.toString()));
+        for (int i = 0; i < spoil.size(); i++) {
+            for (boolean spoiled : List.of(true, false)) {
+                List<String> cmd = spoiled ? spoil.get(i) : restore.get(i);
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                String pout = new String(p.getInputStream().readAllBytes());
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, cmd + ": " + pout);
+                Result r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
+                assertEquals(0, r.exit(), r.err());
+                String what = spoiled ? "after " + cmd + " it must not be used" : "control: after " + cmd + " it is used";
+                assertEquals(!spoiled, r.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
+                        "archive, " + what);
+                assertEquals(!spoiled, r.err().contains("Found jnidispatch at " + a + ".jna"), "library, " + what);
+                assertTrue(Files.isRegularFile(spoiled && i == 2 ? moved.resolve(cache.relativize(a)) : a),
+                        "the directory is left as it is");
+            }
         }
     }
 

@@ -381,6 +381,37 @@ class CliE2ETest {
     }
 
     /**
+     * A directory that can be listed but not searched (mode r--): the names of its entries are known, not what they
+     * are. Skipping them silently would leave a matching file unprotected (found by an attacker's review: the agent
+     * can chmod such a directory in one session and write the file in the next); the walk reports it and run refuses.
+     */
+    @Test
+    void aListableButUnsearchableDirectoryMakesRunRefuse() throws Exception {
+        assumeRoot();
+        Nobody nobody = new Nobody();
+        try {
+            Path dir = nobody.dir("s");
+            Files.writeString(dir.resolve("agent.lock"), "version: 1\nprotect:\n  - \"**/*.pem\"\n");
+            Path src = Files.createDirectories(dir.resolve("src"));
+            Files.writeString(src.resolve("a.pem"), "key\n");
+            Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("r--r--r--"));
+            Map<String, String> before = listing(dir);
+            Result run = nobody.run(dir, "run", "--backend", "noop", "--", "true");
+            assertEquals(2, run.code(), "an incomplete protected set must be refused: " + run);
+            assertTrue(run.err().contains("cannot examine") && run.err().contains("src/a.pem"), run.toString());
+            Result list = nobody.run(dir, "check");
+            assertTrue(list.err().contains("cannot examine") && list.err().contains("src/a.pem"), list.toString());
+            Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Result ok = nobody.run(dir, "run", "--backend", "noop", "--", "true");
+            assertEquals(0, ok.code(), "control: searchable again, the same run starts: " + ok);
+            assertEquals(before, listing(dir));
+        } finally {
+            Files.setPosixFilePermissions(nobody.base.resolve("s/src"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            nobody.delete();
+        }
+    }
+
+    /**
      * An unreadable directory the policy could reach yields a warning (its contents are unknown); one outside every
      * pattern's reach is never entered, so no warning (the walk is pruned).
      */

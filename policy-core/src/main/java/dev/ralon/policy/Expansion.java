@@ -15,9 +15,12 @@ import java.util.Map;
  * @param unmatched rules that match no existing path (the implicit rule never appears here)
  * @param warnings  unreadable directories (whose contents could not be checked), links whose targets lie outside the
  *                  root, slash-less patterns that would only match deeper, a protected .git
+ * @param incomplete the warnings (also in {@code warnings}) that mean the entries may miss a protected path: a
+ *                  directory in the policy's reach that could not be listed, an entry whose type could not be read.
+ *                  {@code ralon run} refuses to enforce such a set (never a partial policy, silently).
  */
 public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
-                        List<String> warnings) {
+                        List<String> warnings, List<String> incomplete) {
 
     /**
      * One protected path.

@@ -148,8 +148,8 @@ final class FastComposer {
      * The tag SnakeYAML's default Resolver gives a plain scalar, where it can be told without its regular expressions;
      * null where it cannot. The Resolver tries the expressions registered for the value's first character, in order
      * (BOOL for yYnNtTfFoO; INT then FLOAT for -+ and digits, FLOAT for '.'; then TIMESTAMP for digits; MERGE for
-     * '<'; NULL for ~nN; VALUE for '='; YAML for !&amp;*), then the expression for the empty value; when none matches
-     * the value is a string.
+     * '<'; NULL for ~nN; VALUE for '='; YAML for !&amp;*), each only on a value no longer than its limit, then the
+     * expression for the empty value; when none matches the value is a string.
      */
     static Tag implicitTag(String v) {
         if (v.isEmpty()) {
@@ -168,7 +168,9 @@ final class FastComposer {
             }
             return Tag.STR;
         }
-        if (c >= '1' && c <= '9' || c == '0' && v.length() == 1) {
+        // SnakeYAML 2.x tries an expression only on values up to a length (1024 for INT and FLOAT, 50 for TIMESTAMP):
+        // a longer all-digit value is a string to it. Below 50 INT decides first; longer ones go to the Resolver.
+        if ((c >= '1' && c <= '9' || c == '0' && v.length() == 1) && v.length() <= 50) {
             for (int i = 1; i < v.length(); i++) {
                 char d = v.charAt(i);
                 if (d < '0' || d > '9') {

@@ -51,7 +51,7 @@ public final class ProtectedPaths {
         adviseUnmatched(policy, e, w);
         adviseGit(e);
         return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
-                List.copyOf(e.unmatched()), List.copyOf(e.warnings()));
+                List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()));
     }
 
     /**
@@ -96,6 +96,8 @@ public final class ProtectedPaths {
         final List<Rule> rules;
         final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
         final List<String> warnings = new ArrayList<>();
+        /** The warnings that mean a protected path may be missing (Expansion.incomplete). */
+        final List<String> incomplete = new ArrayList<>();
         /** Links (with a trailing '/') already reported as leading outside the root. */
         final java.util.Set<String> linksLeadingOut = new java.util.HashSet<>();
         /** The "would match deeper" probes: one per slash-less declared rule that matches nothing at the top. */
@@ -150,7 +152,7 @@ public final class ProtectedPaths {
                     String name = c.getFileName().toString();
                     slashLess.removeIf(r -> r.glob().matchesExactly(name));
                 }
-            } catch (IOException | SecurityException e) {
+            } catch (IOException | SecurityException | java.nio.file.DirectoryIteratorException e) {
                 return; // the main walk reports it
             }
             for (Rule r : slashLess) {
@@ -214,7 +216,7 @@ public final class ProtectedPaths {
                 // (DirectoryIteratorException: reading the listing failed part-way, e.g. EIO; its cause says why)
                 Throwable why = e instanceof java.nio.file.DirectoryIteratorException d ? d.getCause() : e;
                 if (main) {
-                    warnings.add("cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
+                    incomplete("cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
                             + "): protected paths inside it, if any, are not known");
                 }
                 return;
@@ -233,7 +235,15 @@ public final class ProtectedPaths {
                 BasicFileAttributes a;
                 try {
                     a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                } catch (IOException e) {
+                } catch (NoSuchFileException e) {
+                    continue; // removed since listed
+                } catch (IOException | SecurityException e) {
+                    // e.g. a directory that can be listed but not searched (mode r--): its names are known, not what
+                    // they are. Skipping them would leave a matching file unprotected without a word.
+                    if (main && (!matched.isEmpty() || couldMatchBeneath(live, childRel))) {
+                        incomplete("cannot examine " + child + " (" + e.getClass().getSimpleName()
+                                .replace("Exception", "") + "): whether it is or holds a protected path is not known");
+                    }
                     continue;
                 }
                 String realRel = null;
@@ -326,6 +336,20 @@ public final class ProtectedPaths {
             public int compareTo(Child o) {
                 return name.compareTo(o.name);
             }
+        }
+
+        private void incomplete(String warning) {
+            warnings.add(warning);
+            incomplete.add(warning);
+        }
+
+        private static boolean couldMatchBeneath(List<Rule> live, String rel) {
+            for (Rule r : live) {
+                if (r.glob().couldMatchBeneath(rel)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         void addMissingLiterals() {
@@ -448,7 +472,8 @@ public final class ProtectedPaths {
                     unmatched.add(r);
                 }
             }
-            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, new ArrayList<>(warnings));
+            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, new ArrayList<>(warnings),
+                    List.copyOf(incomplete));
         }
     }
 

@@ -140,6 +140,13 @@ class FastComposerTest {
             String w = words[rnd.nextInt(words.length)];
             return rnd.nextBoolean() ? w : w + alphabet.charAt(rnd.nextInt(alphabet.length()));
         }
+        if (rnd.nextInt(50) == 0) {
+            // around the Resolver's length limits (50 for TIMESTAMP, 1024 for INT and FLOAT; found by review)
+            int[] lengths = {49, 50, 51, 1023, 1024, 1025, 1100};
+            int n = lengths[rnd.nextInt(lengths.length)];
+            String unit = new String[] {"1", "0", "9", "y", ".", "_", "1."}[rnd.nextInt(7)];
+            return unit.repeat(n).substring(0, n);
+        }
         int len = rnd.nextInt(9);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < len; i++) {
@@ -164,6 +171,15 @@ class FastComposerTest {
             }
         }
         assertTrue(answered > 50_000, "the fast classification answered only " + answered + " times");
+        for (int n : new int[] {50, 51, 1024, 1025}) {
+            for (String unit : List.of("1", "7", "12345", ".e")) {
+                String v = unit.repeat(n).substring(0, n);
+                Tag fast = FastComposer.implicitTag(v);
+                if (fast != null) {
+                    assertEquals(resolver.resolve(NodeId.scalar, v, true), fast, "length " + n + " of " + unit);
+                }
+            }
+        }
         for (char c = 'a'; c <= 'z'; c++) {
             for (String v : List.of(String.valueOf(c), c + "x/y", Character.toUpperCase(c) + ".lock")) {
                 Tag fast = FastComposer.implicitTag(v);
