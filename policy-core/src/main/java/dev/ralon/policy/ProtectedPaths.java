@@ -42,8 +42,7 @@ public final class ProtectedPaths {
      * either way.
      */
     public static Expansion expand(Policy policy, boolean adviseDeeper) throws IOException {
-        Walk w = new Walk(policy);
-        w.adviseDeeper = adviseDeeper;
+        Walk w = new Walk(policy, adviseDeeper);
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
@@ -120,12 +119,14 @@ public final class ProtectedPaths {
             }
         }
 
-        Walk(Policy policy) {
+        /** Whether slash-less patterns that match nothing at the top get probes (see {@link #expand(Policy, boolean)}). */
+        final boolean adviseDeeper;
+
+        Walk(Policy policy, boolean adviseDeeper) {
             this.policy = policy;
             this.rules = policy.rules();
+            this.adviseDeeper = adviseDeeper;
         }
-
-        boolean adviseDeeper = true;
 
         void walk(Path dir, String rel) {
             if (adviseDeeper) {
@@ -294,13 +295,7 @@ public final class ProtectedPaths {
          */
         private void followLink(Path link, String linkRel, List<Rule> live, java.util.Set<Path> chain,
                                 boolean[] counting) {
-            boolean reachable = false;
-            for (Rule r : live) {
-                if (r.glob().couldMatchBeneath(linkRel)) {
-                    reachable = true;
-                    break;
-                }
-            }
+            boolean reachable = couldMatchBeneath(live, linkRel);
             if (!reachable && !any(counting)) {
                 return;
             }
