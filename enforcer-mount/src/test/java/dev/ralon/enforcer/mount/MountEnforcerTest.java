@@ -199,6 +199,19 @@ class MountEnforcerTest {
         assertFalse(Files.exists(plan), "the plan file is deleted once read");
     }
 
+    /**
+     * Plans {@code protectedFile} alone and prepares {@code touch marker} under it: the launch, not yet run (the
+     * tests below change the file system between the two, then run it).
+     */
+    private static Launch preparedTouch(Path root, Path protectedFile, Path marker) throws Exception {
+        MountEnforcer enforcer = new MountEnforcer();
+        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+                List.of(pp(protectedFile, ProtectedPath.Kind.FILE)), List.of()));
+        assertTrue(plan.enforceable(), plan.refusals().toString());
+        return enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"), List.of("touch", marker.toString()),
+                System.getenv(), root));
+    }
+
     /** A directory on the way replaced by a symlink between plan and mount: the stage refuses, nothing runs. */
     @Test
     void symlinkSwappedInAfterPlanningIsRefused() throws Exception {
@@ -208,13 +221,8 @@ class MountEnforcerTest {
         Files.writeString(root.resolve("dir/secret"), "x");
         Files.createDirectories(root.resolve("elsewhere"));
         Files.writeString(root.resolve("elsewhere/secret"), "decoy");
-        MountEnforcer enforcer = new MountEnforcer();
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
-                List.of(pp(root.resolve("dir/secret"), ProtectedPath.Kind.FILE)), List.of()));
-        assertTrue(plan.enforceable(), plan.refusals().toString());
         Path marker = root.resolve("ran");
-        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
-                List.of("touch", marker.toString()), System.getenv(), root));
+        Launch launch = preparedTouch(root, root.resolve("dir/secret"), marker);
         Files.move(root.resolve("dir"), root.resolve("dir.orig"));
         Files.createSymbolicLink(root.resolve("dir"), root.resolve("elsewhere"));
         List<String> cmd = new ArrayList<>(launch.argv());
@@ -233,12 +241,8 @@ class MountEnforcerTest {
         SandboxKit.requireAvailable();
         Path root = tmp.toRealPath();
         Files.writeString(root.resolve("secret"), "x");
-        MountEnforcer enforcer = new MountEnforcer();
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
-                List.of(pp(root.resolve("secret"), ProtectedPath.Kind.FILE)), List.of()));
         Path marker = root.resolve("ran");
-        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
-                List.of("touch", marker.toString()), System.getenv(), root));
+        Launch launch = preparedTouch(root, root.resolve("secret"), marker);
         Files.writeString(root.resolve("other"), "y"); // created while the original exists: another inode
         Files.move(root.resolve("other"), root.resolve("secret"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
@@ -294,12 +298,8 @@ class MountEnforcerTest {
         SandboxKit.requireAvailable();
         Path root = tmp.toRealPath();
         Files.writeString(root.resolve("secret"), "x");
-        MountEnforcer enforcer = new MountEnforcer();
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
-                List.of(pp(root.resolve("secret"), ProtectedPath.Kind.FILE)), List.of()));
         Path marker = root.resolve("ran");
-        Launch launch = enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"),
-                List.of("touch", marker.toString()), System.getenv(), root));
+        Launch launch = preparedTouch(root, root.resolve("secret"), marker);
         Files.delete(root.resolve("secret"));
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
         assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
