@@ -384,12 +384,20 @@ public final class ProtectedPaths {
                         + ": it is not protected");
                 return;
             }
+            addTarget(targetRel, target, List.of(r), rel);
+        }
+
+        /**
+         * Records {@code target} (a path inside the root reached through a symbolic link from {@code via}) as
+         * protected, unless an entry already covers it or it vanished meanwhile.
+         */
+        private void addTarget(String targetRel, Path target, List<Rule> rules, String via) {
             if (covered(targetRel)) {
                 return;
             }
             try {
                 BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                entries.put(targetRel, new Expansion.Entry(targetRel, target, kindOf(a), List.of(r), rel));
+                entries.put(targetRel, new Expansion.Entry(targetRel, target, kindOf(a), rules, via));
             } catch (IOException e) {
                 // vanished
             }
@@ -414,15 +422,7 @@ public final class ProtectedPaths {
                     }
                     continue;
                 }
-                if (covered(rel)) {
-                    continue;
-                }
-                try {
-                    BasicFileAttributes a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                    entries.put(rel, new Expansion.Entry(rel, target, kindOf(a), link.rules(), link.relPath()));
-                } catch (IOException e) {
-                    // vanished
-                }
+                addTarget(rel, target, link.rules(), link.relPath());
             }
             // a directory target makes entries beneath it redundant
             List<String> dirs = entries.values().stream()
