@@ -110,7 +110,7 @@ final class Backends {
             Probe p = e.probe();
             return p != null ? p : Probe.unavailable("its probe returned nothing", "");
         } catch (RuntimeException | LinkageError ex) {
-            return Probe.unavailable("its probe failed: " + Ralon.oneLine(String.valueOf(ex.getMessage())), "");
+            return Probe.unavailable("its probe failed: " + CliException.oneLine(String.valueOf(ex.getMessage())), "");
         }
     }
 

@@ -17,4 +17,30 @@ final class CliException extends RuntimeException {
     int exitCode() {
         return exitCode;
     }
+
+    /**
+     * Reports the failure of a command as one line on {@code err} and returns its exit code: a CliException's own
+     * message and code, anything else as an internal error (exit 2; its stack trace too when RALON_DEBUG is set).
+     * Shared by picocli's execution-exception handler ({@link Ralon}) and the fast paths ({@link FastCheck}); kept
+     * here, free of picocli, so that the fast paths load no picocli class.
+     */
+    static int report(Exception ex, java.io.PrintWriter err) {
+        if (ex instanceof CliException ce) {
+            err.println("ralon: " + oneLine(ce.getMessage()));
+            err.flush();
+            return ce.exitCode();
+        }
+        if (System.getenv("RALON_DEBUG") != null) {
+            ex.printStackTrace(err);
+        }
+        err.println("ralon: internal error: " + ex.getClass().getSimpleName() + ": " + oneLine(String.valueOf(ex.getMessage()))
+                + " (set RALON_DEBUG=1 for details; please report it)");
+        err.flush();
+        return ExitCodes.ERROR;
+    }
+
+    /** {@code s} on one line: line breaks and the blanks around them become one space. */
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
 }

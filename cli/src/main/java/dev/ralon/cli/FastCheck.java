@@ -88,18 +88,8 @@ final class FastCheck {
             }
             List<String> paths = Arrays.asList(args).subList(1, args.length);
             return checkPaths(policy, paths, out, false, false, false);
-        } catch (CliException e) {
-            err.println("ralon: " + oneLine(e.getMessage()));
-            err.flush();
-            return e.exitCode();
         } catch (RuntimeException | java.io.IOException e) {
-            if (System.getenv("RALON_DEBUG") != null) {
-                e.printStackTrace(err);
-            }
-            err.println("ralon: internal error: " + e.getClass().getSimpleName() + ": " + oneLine(String.valueOf(e.getMessage()))
-                    + " (set RALON_DEBUG=1 for details; please report it)");
-            err.flush();
-            return ExitCodes.ERROR;
+            return CliException.report(e, err);
         }
     }
 
@@ -112,7 +102,7 @@ final class FastCheck {
             try {
                 path = Path.of(p);
             } catch (InvalidPathException e) {
-                throw CliException.error("not a valid path: " + oneLine(p));
+                throw CliException.error("not a valid path: " + CliException.oneLine(p));
             }
             List<Rule> rules = policy.check(path);
             any |= !rules.isEmpty();
@@ -141,9 +131,5 @@ final class FastCheck {
         }
         out.flush();
         return any ? ExitCodes.PROTECTED : ExitCodes.OK;
-    }
-
-    static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
     }
 }

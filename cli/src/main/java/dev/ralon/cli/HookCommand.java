@@ -125,7 +125,7 @@ final class HookCommand implements Callable<Integer> {
         try {
             input = new JSONObject(new JSONTokener(new String(CheckCommand.readBounded(System.in, MAX_INPUT, "hook input"), StandardCharsets.UTF_8)));
         } catch (IOException | JSONException e) {
-            return f.refuse("ralon: cannot read the hook input (" + Ralon.oneLine(e.getMessage())
+            return f.refuse("ralon: cannot read the hook input (" + CliException.oneLine(e.getMessage())
                     + "); refusing the tool call to stay safe", out, err);
         }
         List<String> targets = f.targets(input);

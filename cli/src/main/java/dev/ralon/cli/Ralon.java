@@ -54,30 +54,13 @@ final class Ralon implements Runnable {
         // `ralon run claude --resume`: everything from the command name on belongs to the command
         cl.getSubcommands().get("run").setStopAtPositional(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("ralon: " + oneLine(ex.getMessage()) + " (see ralon "
+            err.println("ralon: " + CliException.oneLine(ex.getMessage()) + " (see ralon "
                     + (ex.getCommandLine() == cl ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)");
             err.flush();
             return ExitCodes.ERROR;
         });
-        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            if (ex instanceof CliException ce) {
-                err.println("ralon: " + oneLine(ce.getMessage()));
-                err.flush();
-                return ce.exitCode();
-            }
-            if (System.getenv("RALON_DEBUG") != null) {
-                ex.printStackTrace(err);
-            }
-            err.println("ralon: internal error: " + ex.getClass().getSimpleName() + ": " + oneLine(String.valueOf(ex.getMessage()))
-                    + " (set RALON_DEBUG=1 for details; please report it)");
-            err.flush();
-            return ExitCodes.ERROR;
-        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> CliException.report(ex, err));
         return cl.execute(args);
-    }
-
-    static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
     }
 
     static final class Version implements CommandLine.IVersionProvider {
