@@ -98,6 +98,9 @@ final class FastCheck {
         boolean any = false;
         List<Object> results = new ArrayList<>();
         for (String p : all) {
+            if (p.isEmpty()) {
+                throw CliException.error("an empty path names nothing; give a path (use . for this directory)");
+            }
             Path path;
             try {
                 path = Path.of(p);
@@ -110,7 +113,7 @@ final class FastCheck {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("path", p);
                 r.put("protected", !rules.isEmpty());
-                r.put("rules", CheckCommand.rulesJson(rules));
+                r.put("rules", CheckCommand.rulesJson(policy, rules));
                 results.add(r);
             } else if (!rules.isEmpty()) {
                 if (explain) {

@@ -25,7 +25,7 @@ final class PolicyOption {
         try {
             return PolicyLoader.load(file);
         } catch (PolicyException e) {
-            throw CliException.error(e.getMessage());
+            throw CliException.policy(e);
         }
     }
 }

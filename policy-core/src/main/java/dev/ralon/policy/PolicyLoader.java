@@ -221,9 +221,13 @@ public final class PolicyLoader {
                 throw new PolicyException(new PolicyException.Problem(ErrorKind.BINARY, file, pos.line(), pos.column(),
                         pos.offset(), "contains a NUL byte: this is a binary file, not a YAML policy", null));
             }
+            String reason = cp == 0x85 || cp == 0x2028 || cp == 0x2029
+                    ? String.format("the character U+%04X is a line break to YAML 1.1 but not to YAML 1.2, so it is not"
+                    + " allowed as such; in a file name, write it as the escape \\u%04X inside double quotes", cp, cp)
+                    : String.format("the character U+%04X is not allowed in YAML; remove it (a pattern may not hold"
+                    + " control characters)", cp);
             throw new PolicyException(new PolicyException.Problem(ErrorKind.YAML, file, pos.line(), pos.column(),
-                    pos.offset(), String.format("the character U+%04X is not allowed in YAML; remove it (in a pattern, "
-                    + "no control character is allowed)", cp), null));
+                    pos.offset(), reason, null));
         }
         if (r.isError()) {
             TextPosition pos = TextPosition.of(text, text.length());
@@ -481,6 +485,9 @@ public final class PolicyLoader {
             Map<String, ValidationException> best = new java.util.LinkedHashMap<>();
             Map<String, Long> bestRank = new HashMap<>();
             for (ValidationException v : leaves) {
+                if ("pattern".equals(v.getKeyword())) {
+                    continue; // the schema's approximation of the pattern language: the pattern stage says it exactly
+                }
                 String place = v.getPointerToViolation();
                 if ("additionalProperties".equals(v.getKeyword())) {
                     place = place + "/" + extraKey(v) + "#key";

@@ -1,0 +1,485 @@
+package dev.ralon.spec;
+
+import org.json.JSONArray;
+import org.json.JSONObject;
+import org.json.JSONTokener;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs every agent.lock v1 vector against any implementation through the command protocol of spec §12, and reports
+ * per vector file, as EditorConfig's core tests do:
+ *
+ * <pre>java -cp policy-spec.jar:json.jar dev.ralon.spec.VectorRunner [--verbose] -- IMPL [ARG...]</pre>
+ *
+ * <p>For each question the runner builds the vector's fixture tree in a new temporary directory and runs
+ * {@code IMPL ARG... [--policy FILE] --json -- PATH...} there; the implementation answers with the JSON document of
+ * §12 on stdout and exit status 0 (nothing protected), 1 (something protected) or 2 (the policy cannot be used).
+ * {@code ralon check} speaks the protocol: {@code VectorRunner -- ralon check}. Exit status of the runner: 0 when every
+ * vector passed, 1 otherwise, 2 on a usage error.
+ *
+ * <p>What is asked, per file: {@code e2e.json} — every query of every fixture (answer, and the file and pattern that
+ * protect); {@code policies.json} — each policy file loaded as {@code agent.lock}: valid ones protect themselves, invalid
+ * ones give the vector's first error (id, line, column) and, when the implementation lists more than one error, exactly
+ * the vector's list; {@code match.json} — one policy per pattern, each path asked ("covers" vectors and exact matches;
+ * exact non-matches say nothing about covering and are left to in-process tests, as are paths with an empty, {@code .}
+ * or {@code ..} segment, which name no entry a checked path can name), and each rejected pattern's error id.
+ */
+public final class VectorRunner {
+    /** Where the vectors are, on the class path (the policy-spec jar). */
+    public static final String BASE = "/dev/ralon/spec/v1/vectors/";
+    private static final int TIMEOUT_SECONDS = 60;
+
+    private final List<String> impl;
+    private final PrintStream out;
+    private final boolean verbose;
+
+    /** The outcome of one vector file. */
+    public record FileReport(String file, int passed, int failed, int skipped, List<String> failures) {
+    }
+
+    public VectorRunner(List<String> impl, PrintStream out, boolean verbose) {
+        this.impl = List.copyOf(impl);
+        this.out = out;
+        this.verbose = verbose;
+    }
+
+    public static void main(String[] args) {
+        List<String> a = Arrays.asList(args);
+        int dash = a.indexOf("--");
+        if (dash < 0 || dash == a.size() - 1) {
+            System.err.println("usage: VectorRunner [--verbose] -- IMPL [ARG...]   (for ralon: -- ralon check)");
+            System.exit(2);
+        }
+        boolean verbose = a.subList(0, dash).contains("--verbose");
+        List<FileReport> reports = new VectorRunner(a.subList(dash + 1, a.size()), System.out, verbose).runAll();
+        System.exit(reports.stream().allMatch(r -> r.failed() == 0) ? 0 : 1);
+    }
+
+    /** Runs every vector file and prints one summary line per file, failures first. */
+    public List<FileReport> runAll() {
+        List<FileReport> reports = List.of(e2e(), policies(), match());
+        int passed = 0;
+        int total = 0;
+        for (FileReport r : reports) {
+            for (String f : r.failures()) {
+                out.println("FAIL " + r.file() + ": " + f);
+            }
+            out.println(r.file() + ": " + r.passed() + "/" + (r.passed() + r.failed()) + " passed"
+                    + (r.skipped() > 0 ? ", " + r.skipped() + " not expressible in the protocol" : ""));
+            passed += r.passed();
+            total += r.passed() + r.failed();
+        }
+        out.println("total: " + passed + "/" + total + " passed (" + (total == 0 ? 0 : passed * 100 / total) + "%)");
+        return reports;
+    }
+
+    // ---- the three vector files -------------------------------------------------------------------------------------
+
+    private FileReport e2e() {
+        Tally t = new Tally("e2e.json");
+        JSONArray vectors = resource("e2e.json").getJSONArray("vectors");
+        for (int i = 0; i < vectors.length(); i++) {
+            JSONObject v = vectors.getJSONObject(i);
+            String name = v.getString("name");
+            try (Fixture fx = Fixture.create(v.getJSONArray("tree"), this::bytes)) {
+                List<String> paths = new ArrayList<>();
+                JSONArray queries = v.optJSONArray("queries");
+                if (queries != null) {
+                    for (int q = 0; q < queries.length(); q++) {
+                        paths.add(queries.getJSONObject(q).getString("path"));
+                    }
+                } else {
+                    paths.add(v.optString("ask", "x"));
+                }
+                Answer a = ask(fx.root().resolve(v.optString("cwd", ".")).normalize(), v.optString("policy", null), paths);
+                if (v.has("error")) {
+                    t.record(name, expectError(a, v.getJSONObject("error"), v.optJSONArray("problems")));
+                    continue;
+                }
+                for (int q = 0; q < queries.length(); q++) {
+                    JSONObject query = queries.getJSONObject(q);
+                    t.record(name + ": " + query.getString("path"), expectVerdict(a, fx.root(), q, query));
+                }
+            } catch (IOException e) {
+                t.record(name, "cannot build the fixture: " + e.getMessage());
+            }
+        }
+        return t.report();
+    }
+
+    private FileReport policies() {
+        Tally t = new Tally("policies.json");
+        JSONArray vectors = resource("policies.json").getJSONArray("vectors");
+        for (int i = 0; i < vectors.length(); i++) {
+            JSONObject v = vectors.getJSONObject(i);
+            String file = v.getString("file");
+            JSONArray tree = new JSONArray().put(new JSONObject().put("path", "agent.lock").put("bytes", file));
+            try (Fixture fx = Fixture.create(tree, this::bytes)) {
+                Answer a = ask(fx.root(), null, List.of("agent.lock"));
+                if (v.optBoolean("valid", false)) {
+                    JSONObject self = new JSONObject().put("path", "agent.lock").put("protected", true)
+                            .put("by", new JSONArray().put(new JSONObject().put("policy", "agent.lock").put("self", true)));
+                    t.record(file, expectVerdict(a, fx.root(), 0, self));
+                } else {
+                    JSONObject err = new JSONObject().put("kind", v.getString("error")).put("line", v.getInt("line"))
+                            .put("column", v.getInt("column"));
+                    t.record(file, expectError(a, err, v.optJSONArray("problems")));
+                }
+            } catch (IOException e) {
+                t.record(file, "cannot build the fixture: " + e.getMessage());
+            }
+        }
+        return t.report();
+    }
+
+    private FileReport match() {
+        Tally t = new Tally("match.json");
+        JSONObject doc = resource("match.json");
+        Map<String, List<JSONObject>> byPattern = new LinkedHashMap<>();
+        JSONArray matches = doc.getJSONArray("matches");
+        for (int i = 0; i < matches.length(); i++) {
+            JSONObject m = matches.getJSONObject(i);
+            boolean askable = m.getString("mode").equals("covers") || m.getBoolean("match");
+            if (!askable || !nameable(m.getString("path"))) {
+                t.skipped++;
+                continue;
+            }
+            byPattern.computeIfAbsent(m.getString("pattern"), k -> new ArrayList<>()).add(m);
+        }
+        for (Map.Entry<String, List<JSONObject>> e : byPattern.entrySet()) {
+            String policy = "version: 1\nprotect:\n  - " + yamlQuoted(e.getKey()) + "\n";
+            List<String> paths = e.getValue().stream().map(m -> m.getString("path")).toList();
+            try (Fixture fx = Fixture.text("agent.lock", policy)) {
+                Answer a = ask(fx.root(), null, paths);
+                for (int q = 0; q < paths.size(); q++) {
+                    JSONObject m = e.getValue().get(q);
+                    JSONObject query = new JSONObject().put("path", paths.get(q)).put("protected", m.getBoolean("match"));
+                    if (m.getBoolean("match")) {
+                        query.put("by", new JSONArray().put(new JSONObject().put("policy", "agent.lock")
+                                .put("pattern", e.getKey())));
+                    }
+                    t.record("'" + e.getKey() + "' " + m.getString("mode") + " '" + paths.get(q) + "'",
+                            expectVerdict(a, fx.root(), q, query));
+                }
+            } catch (IOException ex) {
+                t.record("'" + e.getKey() + "'", "cannot build the fixture: " + ex.getMessage());
+            }
+        }
+        JSONArray errors = doc.getJSONArray("errors");
+        for (int i = 0; i < errors.length(); i++) {
+            JSONObject v = errors.getJSONObject(i);
+            String policy = "version: 1\nprotect:\n  - " + yamlQuoted(v.getString("pattern")) + "\n";
+            try (Fixture fx = Fixture.text("agent.lock", policy)) {
+                Answer a = ask(fx.root(), null, List.of("x"));
+                t.record("rejects '" + v.getString("pattern") + "'",
+                        expectError(a, new JSONObject().put("kind", "pattern-" + v.getString("error")).put("line", 3), null));
+            } catch (IOException ex) {
+                t.record("'" + v.getString("pattern") + "'", "cannot build the fixture: " + ex.getMessage());
+            }
+        }
+        return t.report();
+    }
+
+    /** A path the protocol can ask about: not empty, no empty, {@code .} or {@code ..} segment, no NUL. */
+    static boolean nameable(String p) {
+        if (p.isEmpty() || p.indexOf('\0') >= 0) {
+            return false;
+        }
+        for (String s : p.split("/", -1)) {
+            if (s.isEmpty() || s.equals(".") || s.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A YAML double-quoted scalar holding exactly {@code s}. */
+    static String yamlQuoted(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            if (c == '"' || c == '\\') {
+                b.append('\\').appendCodePoint(c);
+            } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 || c == 0xFEFF) {
+                b.append(String.format("\\u%04X", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return b.append('"').toString();
+    }
+
+    // ---- asking the implementation ----------------------------------------------------------------------------------
+
+    /** What the implementation said: exit status, stdout parsed (null when not JSON), stderr. */
+    record Answer(int exit, JSONObject json, String stdout, String stderr) {
+        String describe() {
+            return "exit " + exit + ", stdout " + abbreviate(stdout) + ", stderr " + abbreviate(stderr);
+        }
+    }
+
+    private Answer ask(Path cwd, String policy, List<String> paths) throws IOException {
+        List<String> cmd = new ArrayList<>(impl);
+        if (policy != null) {
+            cmd.add("--policy");
+            cmd.add(policy);
+        }
+        cmd.add("--json");
+        cmd.add("--");
+        cmd.addAll(paths);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        CompletableFuture<byte[]> so = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+        CompletableFuture<byte[]> se = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        try {
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Answer(-1, null, "", "timed out after " + TIMEOUT_SECONDS + " s");
+            }
+            String stdout = new String(so.get(), StandardCharsets.UTF_8);
+            String stderr = new String(se.get(), StandardCharsets.UTF_8);
+            JSONObject json = null;
+            try {
+                json = new JSONObject(new JSONTokener(stdout));
+            } catch (RuntimeException e) {
+                // not JSON: reported by the expectation
+            }
+            if (verbose) {
+                out.println("$ (cd " + cwd + " && " + String.join(" ", cmd) + ") -> exit " + p.exitValue());
+            }
+            return new Answer(p.exitValue(), json, stdout, stderr);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause());
+        }
+    }
+
+    private static byte[] drain(InputStream in) {
+        try (in) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
+    /** Null when the answer for query number {@code q} is the expected one, else what is wrong. */
+    static String expectVerdict(Answer a, Path root, int q, JSONObject query) {
+        boolean want = query.getBoolean("protected");
+        if (a.json() == null || !a.json().has("results")) {
+            return "expected a verdict, got " + a.describe();
+        }
+        JSONArray results = a.json().getJSONArray("results");
+        if (results.length() <= q) {
+            return "no result for query " + (q + 1) + ": " + a.describe();
+        }
+        JSONObject r = results.getJSONObject(q);
+        if (r.getBoolean("protected") != want) {
+            return "expected " + (want ? "protected" : "not protected") + ", got " + r;
+        }
+        if (a.exit() != 0 && a.exit() != 1) {
+            return "exit status " + a.exit() + " with a verdict";
+        }
+        JSONArray by = query.optJSONArray("by");
+        if (by == null) {
+            return null;
+        }
+        Set<String> got = new TreeSet<>();
+        JSONArray rules = r.optJSONArray("rules");
+        for (int i = 0; rules != null && i < rules.length(); i++) {
+            got.add(ruleKey(rules.getJSONObject(i), null));
+        }
+        for (int i = 0; i < by.length(); i++) {
+            String key = ruleKey(by.getJSONObject(i), root);
+            if (!got.contains(key)) {
+                return "expected protection by " + key + ", got " + got;
+            }
+        }
+        return null;
+    }
+
+    /** "policy-file-real-path: pattern" or "policy-file-real-path: (itself)". */
+    private static String ruleKey(JSONObject rule, Path root) {
+        String policy = rule.getString("policy");
+        Path file = root == null ? Path.of(policy) : root.resolve(policy);
+        try {
+            file = file.toRealPath();
+        } catch (IOException e) {
+            file = file.toAbsolutePath().normalize();
+        }
+        boolean self = rule.optBoolean("self", false) || rule.optBoolean("implicit", false);
+        return file + ": " + (self ? "(itself)" : rule.getString("pattern"));
+    }
+
+    /** Null when the answer is the expected error, else what is wrong. */
+    static String expectError(Answer a, JSONObject want, JSONArray all) {
+        if (a.exit() != 2) {
+            return "expected error " + want + " and exit 2, got " + a.describe();
+        }
+        if (a.json() == null || !a.json().has("error")) {
+            return "expected the error document of spec §12, got " + a.describe();
+        }
+        JSONObject first = a.json().getJSONObject("error");
+        String mismatch = sameError(first, want);
+        if (mismatch != null) {
+            return mismatch;
+        }
+        JSONArray errors = a.json().optJSONArray("errors");
+        if (errors != null && errors.length() > 1) {
+            JSONArray expected = all != null ? all : new JSONArray().put(want);
+            if (errors.length() != expected.length()) {
+                return "listed " + errors.length() + " errors, the vector lists " + expected.length() + ": " + errors;
+            }
+            for (int i = 0; i < expected.length(); i++) {
+                String m = sameError(errors.getJSONObject(i), expected.getJSONObject(i));
+                if (m != null) {
+                    return "error " + (i + 1) + ": " + m;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String sameError(JSONObject got, JSONObject want) {
+        String kind = want.has("kind") ? want.getString("kind") : want.getString("error");
+        StringBuilder w = new StringBuilder(kind);
+        StringBuilder g = new StringBuilder(got.optString("kind"));
+        for (String k : new String[] {"line", "column"}) {
+            if (want.has(k)) {
+                w.append(' ').append(k).append(' ').append(want.getInt(k));
+                g.append(' ').append(k).append(' ').append(got.optInt(k, -1));
+            }
+        }
+        return w.toString().contentEquals(g) ? null : "expected " + w + ", got " + g + " (" + got.optString("message") + ")";
+    }
+
+    // ---- fixtures ---------------------------------------------------------------------------------------------------
+
+    /** A temporary fixture tree, removed on close. */
+    record Fixture(Path root) implements AutoCloseable {
+        interface Bytes {
+            byte[] of(String resource);
+        }
+
+        static Fixture text(String name, String content) throws IOException {
+            return create(new JSONArray().put(new JSONObject().put("path", name).put("file", content)), null);
+        }
+
+        /**
+         * Builds the tree: entries {@code {"path", "file": text}}, {@code {"path", "bytes": vector file}},
+         * {@code {"path", "dir": true}}, {@code {"path", "link": target}}; parents are created as directories.
+         */
+        static Fixture create(JSONArray tree, Bytes bytes) throws IOException {
+            Path root = Files.createTempDirectory("agent-lock-vector").toRealPath();
+            Fixture fx = new Fixture(root);
+            try {
+                for (int i = 0; i < tree.length(); i++) {
+                    JSONObject e = tree.getJSONObject(i);
+                    Path p = root.resolve(e.getString("path")).normalize();
+                    if (!p.startsWith(root)) {
+                        throw new IOException("fixture path leaves the fixture: " + e.getString("path"));
+                    }
+                    if (p.getParent() != null) {
+                        Files.createDirectories(p.getParent());
+                    }
+                    if (e.has("link")) {
+                        Files.createSymbolicLink(p, Path.of(e.getString("link")));
+                    } else if (e.optBoolean("dir", false)) {
+                        Files.createDirectories(p);
+                    } else if (e.has("bytes")) {
+                        Files.write(p, bytes.of(e.getString("bytes")));
+                    } else {
+                        Files.writeString(p, e.getString("file"));
+                    }
+                }
+            } catch (IOException | RuntimeException ex) {
+                fx.close();
+                throw ex;
+            }
+            return fx;
+        }
+
+        @Override
+        public void close() {
+            try (Stream<Path> s = Files.walk(root)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            } catch (IOException e) {
+                // a leftover temporary directory is not a test failure
+            }
+        }
+    }
+
+    // ---- resources and tallies --------------------------------------------------------------------------------------
+
+    static JSONObject resource(String name) {
+        return new JSONObject(new JSONTokener(new String(resourceBytes(name), StandardCharsets.UTF_8)));
+    }
+
+    private byte[] bytes(String name) {
+        return resourceBytes(name);
+    }
+
+    static byte[] resourceBytes(String name) {
+        try (InputStream in = VectorRunner.class.getResourceAsStream(BASE + name)) {
+            if (in == null) {
+                throw new IllegalStateException("vector resource missing: " + BASE + name);
+            }
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            in.transferTo(b);
+            return b.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + BASE + name, e);
+        }
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.replaceAll("\\s+", " ").trim();
+        return one.length() > 300 ? one.substring(0, 297) + "..." : one.isEmpty() ? "(empty)" : "'" + one + "'";
+    }
+
+    private static final class Tally {
+        final String file;
+        int passed;
+        int failed;
+        int skipped;
+        final List<String> failures = new ArrayList<>();
+
+        Tally(String file) {
+            this.file = file;
+        }
+
+        void record(String what, String failure) {
+            if (failure == null) {
+                passed++;
+            } else {
+                failed++;
+                failures.add(what + ": " + failure);
+            }
+        }
+
+        FileReport report() {
+            return new FileReport(file, passed, failed, skipped, List.copyOf(failures));
+        }
+    }
+}
