@@ -38,9 +38,11 @@ import java.util.stream.Stream;
  * <p>What is asked, per file: {@code e2e.json} — every query of every fixture (answer, and the file and pattern that
  * protect); {@code policies.json} — each policy file loaded as {@code agent.lock}: valid ones protect themselves, invalid
  * ones give the vector's first error (id, line, column) and, when the implementation lists more than one error, exactly
- * the vector's list; {@code match.json} — one policy per pattern, each path asked ("covers" vectors and exact matches;
- * exact non-matches say nothing about covering and are left to in-process tests, as are paths with an empty, {@code .}
- * or {@code ..} segment, which name no entry a checked path can name), and each rejected pattern's error id.
+ * the vector's list; {@code match.json} — every pattern of the match vectors in one policy and every path asked at once
+ * ("covers" vectors and exact matches, judged by whether that pattern is among the rules that protect the path; exact
+ * non-matches say nothing about covering and are left to in-process tests, as are paths with an empty, {@code .} or
+ * {@code ..} segment, which a checked path cannot name), and every rejected pattern's error id (all in one policy
+ * when the implementation lists every error, else one policy each). Questions run several at a time.
  */
 public final class VectorRunner {
     /** Where the vectors are, on the class path (the policy-spec jar). */
@@ -93,109 +95,212 @@ public final class VectorRunner {
 
     // ---- the three vector files -------------------------------------------------------------------------------------
 
-    private FileReport e2e() {
-        Tally t = new Tally("e2e.json");
-        JSONArray vectors = resource("e2e.json").getJSONArray("vectors");
-        for (int i = 0; i < vectors.length(); i++) {
-            JSONObject v = vectors.getJSONObject(i);
-            String name = v.getString("name");
-            try (Fixture fx = Fixture.create(v.getJSONArray("tree"), this::bytes)) {
-                List<String> paths = new ArrayList<>();
-                JSONArray queries = v.optJSONArray("queries");
-                if (queries != null) {
-                    for (int q = 0; q < queries.length(); q++) {
-                        paths.add(queries.getJSONObject(q).getString("path"));
+    /** One checked expectation: what was asked, and null or what is wrong. */
+    private record Outcome(String what, String failure) {
+    }
+
+    /** Asks every job, several at a time (each starts a process), and tallies the outcomes in the jobs' order. */
+    private FileReport run(String file, List<java.util.concurrent.Callable<List<Outcome>>> jobs, int skipped) {
+        Tally t = new Tally(file);
+        t.skipped = skipped;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<java.util.concurrent.Future<List<Outcome>>> futures = pool.invokeAll(jobs);
+            for (java.util.concurrent.Future<List<Outcome>> f : futures) {
+                try {
+                    for (Outcome o : f.get()) {
+                        t.record(o.what(), o.failure());
                     }
-                } else {
-                    paths.add(v.optString("ask", "x"));
+                } catch (java.util.concurrent.ExecutionException e) {
+                    t.record("(a job)", "runner failure: " + e.getCause());
                 }
-                Answer a = ask(fx.root().resolve(v.optString("cwd", ".")).normalize(), v.optString("policy", null), paths);
-                if (v.has("error")) {
-                    t.record(name, expectError(a, v.getJSONObject("error"), v.optJSONArray("problems")));
-                    continue;
-                }
-                for (int q = 0; q < queries.length(); q++) {
-                    JSONObject query = queries.getJSONObject(q);
-                    t.record(name + ": " + query.getString("path"), expectVerdict(a, fx.root(), q, query));
-                }
-            } catch (IOException e) {
-                t.record(name, "cannot build the fixture: " + e.getMessage());
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            t.record("(interrupted)", "interrupted");
+        } finally {
+            pool.shutdownNow();
         }
         return t.report();
+    }
+
+    private FileReport e2e() {
+        JSONArray vectors = resource("e2e.json").getJSONArray("vectors");
+        List<java.util.concurrent.Callable<List<Outcome>>> jobs = new ArrayList<>();
+        for (int i = 0; i < vectors.length(); i++) {
+            JSONObject v = vectors.getJSONObject(i);
+            jobs.add(() -> e2eVector(v));
+        }
+        return run("e2e.json", jobs, 0);
+    }
+
+    private List<Outcome> e2eVector(JSONObject v) {
+        String name = v.getString("name");
+        List<Outcome> out = new ArrayList<>();
+        try (Fixture fx = Fixture.create(v.getJSONArray("tree"), this::bytes)) {
+            List<String> paths = new ArrayList<>();
+            JSONArray queries = v.optJSONArray("queries");
+            if (queries != null) {
+                for (int q = 0; q < queries.length(); q++) {
+                    paths.add(queries.getJSONObject(q).getString("path"));
+                }
+            } else {
+                paths.add(v.optString("ask", "x"));
+            }
+            Answer a = ask(fx.root().resolve(v.optString("cwd", ".")).normalize(), v.optString("policy", null), paths);
+            if (v.has("error")) {
+                out.add(new Outcome(name, expectError(a, v.getJSONObject("error"), v.optJSONArray("problems"))));
+            } else {
+                for (int q = 0; q < queries.length(); q++) {
+                    JSONObject query = queries.getJSONObject(q);
+                    out.add(new Outcome(name + ": " + query.getString("path"), expectVerdict(a, fx.root(), q, query)));
+                }
+            }
+        } catch (IOException e) {
+            out.add(new Outcome(name, "cannot build the fixture or start the implementation: " + e.getMessage()));
+        }
+        return out;
     }
 
     private FileReport policies() {
-        Tally t = new Tally("policies.json");
         JSONArray vectors = resource("policies.json").getJSONArray("vectors");
+        List<java.util.concurrent.Callable<List<Outcome>>> jobs = new ArrayList<>();
         for (int i = 0; i < vectors.length(); i++) {
             JSONObject v = vectors.getJSONObject(i);
-            String file = v.getString("file");
-            JSONArray tree = new JSONArray().put(new JSONObject().put("path", "agent.lock").put("bytes", file));
-            try (Fixture fx = Fixture.create(tree, this::bytes)) {
-                Answer a = ask(fx.root(), null, List.of("agent.lock"));
-                if (v.optBoolean("valid", false)) {
-                    JSONObject self = new JSONObject().put("path", "agent.lock").put("protected", true)
-                            .put("by", new JSONArray().put(new JSONObject().put("policy", "agent.lock").put("self", true)));
-                    t.record(file, expectVerdict(a, fx.root(), 0, self));
-                } else {
-                    JSONObject err = new JSONObject().put("kind", v.getString("error")).put("line", v.getInt("line"))
-                            .put("column", v.getInt("column"));
-                    t.record(file, expectError(a, err, v.optJSONArray("problems")));
-                }
-            } catch (IOException e) {
-                t.record(file, "cannot build the fixture: " + e.getMessage());
-            }
+            jobs.add(() -> List.of(policyVector(v)));
         }
-        return t.report();
+        return run("policies.json", jobs, 0);
     }
 
+    private Outcome policyVector(JSONObject v) {
+        String file = v.getString("file");
+        JSONArray tree = new JSONArray().put(new JSONObject().put("path", "agent.lock").put("bytes", file));
+        try (Fixture fx = Fixture.create(tree, this::bytes)) {
+            Answer a = ask(fx.root(), null, List.of("agent.lock"));
+            if (v.optBoolean("valid", false)) {
+                JSONObject self = new JSONObject().put("path", "agent.lock").put("protected", true)
+                        .put("by", new JSONArray().put(new JSONObject().put("policy", "agent.lock").put("self", true)));
+                return new Outcome(file, expectVerdict(a, fx.root(), 0, self));
+            }
+            JSONObject err = new JSONObject().put("kind", v.getString("error")).put("line", v.getInt("line"))
+                    .put("column", v.getInt("column"));
+            return new Outcome(file, expectError(a, err, v.optJSONArray("problems")));
+        } catch (IOException e) {
+            return new Outcome(file, "cannot build the fixture or start the implementation: " + e.getMessage());
+        }
+    }
+
+    /**
+     * All match vectors in one policy (each distinct pattern once, so the rules an answer lists say which pattern
+     * protects), every path asked at once; all rejected patterns in one policy, each on its own line, when the
+     * implementation lists every error (§10.2), else one policy per rejected pattern.
+     */
     private FileReport match() {
-        Tally t = new Tally("match.json");
         JSONObject doc = resource("match.json");
-        Map<String, List<JSONObject>> byPattern = new LinkedHashMap<>();
+        List<String> patterns = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        List<JSONObject> asked = new ArrayList<>();
+        int skipped = 0;
         JSONArray matches = doc.getJSONArray("matches");
         for (int i = 0; i < matches.length(); i++) {
             JSONObject m = matches.getJSONObject(i);
             boolean askable = m.getString("mode").equals("covers") || m.getBoolean("match");
             if (!askable || !nameable(m.getString("path"))) {
-                t.skipped++;
+                skipped++;
                 continue;
             }
-            byPattern.computeIfAbsent(m.getString("pattern"), k -> new ArrayList<>()).add(m);
+            if (!patterns.contains(m.getString("pattern"))) {
+                patterns.add(m.getString("pattern"));
+            }
+            if (!paths.contains(m.getString("path"))) {
+                paths.add(m.getString("path"));
+            }
+            asked.add(m);
         }
-        for (Map.Entry<String, List<JSONObject>> e : byPattern.entrySet()) {
-            String policy = "version: 1\nprotect:\n  - " + yamlQuoted(e.getKey()) + "\n";
-            List<String> paths = e.getValue().stream().map(m -> m.getString("path")).toList();
-            try (Fixture fx = Fixture.text("agent.lock", policy)) {
-                Answer a = ask(fx.root(), null, paths);
-                for (int q = 0; q < paths.size(); q++) {
-                    JSONObject m = e.getValue().get(q);
-                    JSONObject query = new JSONObject().put("path", paths.get(q)).put("protected", m.getBoolean("match"));
-                    if (m.getBoolean("match")) {
-                        query.put("by", new JSONArray().put(new JSONObject().put("policy", "agent.lock")
-                                .put("pattern", e.getKey())));
-                    }
-                    t.record("'" + e.getKey() + "' " + m.getString("mode") + " '" + paths.get(q) + "'",
-                            expectVerdict(a, fx.root(), q, query));
-                }
-            } catch (IOException ex) {
-                t.record("'" + e.getKey() + "'", "cannot build the fixture: " + ex.getMessage());
+        List<java.util.concurrent.Callable<List<Outcome>>> jobs = new ArrayList<>();
+        jobs.add(() -> matchVectors(patterns, paths, asked));
+        JSONArray errors = doc.getJSONArray("errors");
+        jobs.add(() -> rejectionVectors(errors));
+        return run("match.json", jobs, skipped);
+    }
+
+    private List<Outcome> matchVectors(List<String> patterns, List<String> paths, List<JSONObject> asked) {
+        List<Outcome> out = new ArrayList<>();
+        try (Fixture fx = Fixture.text("agent.lock", policyOf(patterns))) {
+            Answer a = ask(fx.root(), null, paths);
+            for (JSONObject m : asked) {
+                String what = "'" + m.getString("pattern") + "' " + m.getString("mode") + " '" + m.getString("path") + "'";
+                out.add(new Outcome(what, expectPattern(a, paths.indexOf(m.getString("path")), m.getString("pattern"),
+                        m.getBoolean("match"))));
+            }
+        } catch (IOException e) {
+            out.add(new Outcome("matches", "cannot build the fixture or start the implementation: " + e.getMessage()));
+        }
+        return out;
+    }
+
+    private List<Outcome> rejectionVectors(JSONArray errors) throws IOException {
+        List<String> patterns = new ArrayList<>();
+        for (int i = 0; i < errors.length(); i++) {
+            patterns.add(errors.getJSONObject(i).getString("pattern"));
+        }
+        JSONArray listed = null;
+        try (Fixture fx = Fixture.text("agent.lock", policyOf(patterns))) {
+            Answer all = ask(fx.root(), null, List.of("x"));
+            if (all.exit() == 2 && all.json() != null && all.json().optJSONArray("errors") != null
+                    && all.json().getJSONArray("errors").length() > 1) {
+                listed = all.json().getJSONArray("errors");
             }
         }
-        JSONArray errors = doc.getJSONArray("errors");
+        List<Outcome> out = new ArrayList<>();
         for (int i = 0; i < errors.length(); i++) {
             JSONObject v = errors.getJSONObject(i);
-            String policy = "version: 1\nprotect:\n  - " + yamlQuoted(v.getString("pattern")) + "\n";
-            try (Fixture fx = Fixture.text("agent.lock", policy)) {
+            String what = "rejects '" + v.getString("pattern") + "'";
+            String kind = "pattern-" + v.getString("error");
+            if (listed != null) {
+                int line = 3 + i;
+                String found = null;
+                for (int k = 0; k < listed.length(); k++) {
+                    JSONObject e = listed.getJSONObject(k);
+                    if (e.optInt("line") == line) {
+                        found = e.optString("kind");
+                    }
+                }
+                out.add(new Outcome(what, kind.equals(found) ? null
+                        : "expected " + kind + " on line " + line + " of the list of every error, got " + found));
+                continue;
+            }
+            try (Fixture fx = Fixture.text("agent.lock", policyOf(List.of(v.getString("pattern"))))) {
                 Answer a = ask(fx.root(), null, List.of("x"));
-                t.record("rejects '" + v.getString("pattern") + "'",
-                        expectError(a, new JSONObject().put("kind", "pattern-" + v.getString("error")).put("line", 3), null));
-            } catch (IOException ex) {
-                t.record("'" + v.getString("pattern") + "'", "cannot build the fixture: " + ex.getMessage());
+                out.add(new Outcome(what, expectError(a, new JSONObject().put("kind", kind).put("line", 3), null)));
             }
         }
-        return t.report();
+        return out;
+    }
+
+    /** A policy listing {@code patterns}, one per line from line 3, double-quoted. */
+    private static String policyOf(List<String> patterns) {
+        StringBuilder b = new StringBuilder("version: 1\nprotect:\n");
+        for (String p : patterns) {
+            b.append("  - ").append(yamlQuoted(p)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Null when pattern {@code pattern} is (or is not, as {@code want} says) among the rules protecting query q. */
+    static String expectPattern(Answer a, int q, String pattern, boolean want) {
+        if (a.json() == null || !a.json().has("results") || a.json().getJSONArray("results").length() <= q) {
+            return "expected a verdict, got " + a.describe();
+        }
+        JSONObject r = a.json().getJSONArray("results").getJSONObject(q);
+        boolean got = false;
+        JSONArray rules = r.optJSONArray("rules");
+        for (int i = 0; rules != null && i < rules.length(); i++) {
+            JSONObject rule = rules.getJSONObject(i);
+            got |= !rule.optBoolean("implicit", false) && pattern.equals(rule.optString("pattern"));
+        }
+        return got == want ? null : "expected the pattern " + (want ? "" : "not ") + "to protect it, got " + r;
     }
 
     /** A path the protocol can ask about: not empty, no empty, {@code .} or {@code ..} segment, no NUL. */
