@@ -211,8 +211,8 @@ final class CheckCommand implements Callable<Integer> {
 
     /**
      * The JSON document {@code check --json} prints on stdout when no policy can be used (exit 2; the same lines on
-     * stderr): {@code error} is the first problem, {@code errors} every problem of the file (spec §5.2), each with
-     * the stable error id of spec §10 as {@code kind}.
+     * stderr): {@code error} is the first problem, {@code errors} every problem of the file (spec §10.2), each with
+     * the stable error id of spec §10.1 as {@code kind}.
      */
     static Map<String, Object> errorJson(CliException e) {
         List<Object> all = new ArrayList<>();

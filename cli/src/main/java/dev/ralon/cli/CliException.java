@@ -20,7 +20,7 @@ final class CliException extends RuntimeException {
         return new CliException(ExitCodes.ERROR, message);
     }
 
-    /** A policy that cannot be used: exit 2, every problem of the file on its own line (spec §5.2). */
+    /** A policy that cannot be used: exit 2, every problem of the file on its own line (spec §10.2). */
     static CliException policy(dev.ralon.policy.PolicyException e) {
         return new CliException(ExitCodes.ERROR, e.getMessage(), e);
     }

@@ -12,7 +12,7 @@ import java.util.Optional;
  * working directory when it lies beneath it.
  *
  * <p>One file can have several problems ({@link #problems()}): the loader stops at the first error of the file,
- * encoding and YAML stages (spec §5.2) and collects every key, shape and pattern error after it. The exception's own
+ * encoding and YAML stages (spec §10.2) and collects every key, shape and pattern error after it. The exception's own
  * kind, line, column, offset and reason are those of the first problem, the one a caller that reports only one
  * error shows; {@code problems().get(0)} is that same problem.
  */
@@ -98,7 +98,7 @@ public final class PolicyException extends Exception {
     }
 
     /**
-     * Every problem found, in the order the spec fixes (§5.2: stage, then position in the file); the first is this
+     * Every problem found, in the order the spec fixes (§10.2: stage, then position in the file); the first is this
      * exception's own. Never empty.
      */
     public List<Problem> problems() {

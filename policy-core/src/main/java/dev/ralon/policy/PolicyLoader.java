@@ -132,7 +132,7 @@ public final class PolicyLoader {
      *
      * <p>The encoding and YAML stages stop at their first error; after them, every key, shape and pattern error is
      * collected and thrown together ({@link PolicyException#problems()}), the first being the one the spec orders
-     * first (§5.2).
+     * first (§10.2).
      */
     public static Policy parse(byte[] bytes, Path displayFile, Path absoluteFile, Path root) throws PolicyException {
         String text = decode(bytes, displayFile);
@@ -735,7 +735,7 @@ public final class PolicyLoader {
      * scalars (the character's own column), else 0 (the scalar's start: an escape or a folded line makes the written
      * form differ from the value). SnakeYAML marks count code points (index and column), the pattern language's
      * {@link PatternException#offset()} counts UTF-16 chars: both are converted to code points, the unit of every
-     * column and offset the loader reports (spec §5.3).
+     * column and offset the loader reports (spec §10.3).
      */
     private static int patternColumnDelta(ScalarNode s, String text, int offset) {
         Mark start = s.getStartMark();

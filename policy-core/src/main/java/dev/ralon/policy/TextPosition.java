@@ -1,7 +1,7 @@
 package dev.ralon.policy;
 
 /**
- * A position in a policy's text as the spec counts it (§5.3): 1-based line and column, 0-based offset, columns and
+ * A position in a policy's text as the spec counts it (§10.3): 1-based line and column, 0-based offset, columns and
  * offsets in Unicode code points, lines ended by LF, CR LF or a CR alone — the same counting as SnakeYAML's marks, so
  * that positions found before and after the YAML parser agree. (YAML 1.1 also breaks lines at NEL, LS and PS, YAML
  * 1.2 does not; agent.lock refuses those three characters written raw, {@link #firstDisallowed}, so the two readings

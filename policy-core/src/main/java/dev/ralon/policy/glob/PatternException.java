@@ -40,7 +40,7 @@ public final class PatternException extends Exception {
 
     /**
      * 0-based index in Unicode code points of the offending character: the unit of the spec and of the vectors
-     * (spec §5.3; {@link #offset()} is the same place as a Java char index).
+     * (spec §10.3; {@link #offset()} is the same place as a Java char index).
      */
     public int codePointOffset() {
         return pattern.codePointCount(0, Math.min(offset, pattern.length()));
