@@ -426,7 +426,7 @@ public final class VectorRunner {
 
     /** "policy-file-real-path: pattern" or "policy-file-real-path: (itself)". */
     private static String ruleKey(JSONObject rule, Path root) {
-        String policy = rule.getString("policy");
+        String policy = rule.has("file") ? rule.getString("file") : rule.getString("policy");
         Path file = root == null ? Path.of(policy) : root.resolve(policy);
         try {
             file = file.toRealPath();
