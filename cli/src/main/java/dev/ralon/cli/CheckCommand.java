@@ -255,7 +255,7 @@ final class CheckCommand implements Callable<Integer> {
         List<Object> out = new ArrayList<>();
         for (Rule r : rules) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("file", r.file().toString());
+            m.put("file", r.file().toAbsolutePath().normalize().toString()); // spec §12.2: absolute
             m.put("pattern", r.pattern());
             m.put("line", r.line());
             m.put("implicit", r.implicit());

@@ -49,9 +49,12 @@ final class CheckedPath {
         Path entry = r.resolve(abs, false);
         if (entry != null) {
             out.add(entry);
-            Path target = r.resolve(entry, true);
-            if (target != null) {
-                out.add(target);
+            BasicFileAttributes a = attributes(entry);
+            if (a != null && a.isSymbolicLink()) { // only a final link has a target form of its own
+                Path target = r.resolve(entry, true);
+                if (target != null) {
+                    out.add(target);
+                }
             }
         }
         return out;

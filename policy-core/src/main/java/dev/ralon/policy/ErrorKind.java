@@ -15,11 +15,14 @@ public enum ErrorKind {
     NOT_A_FILE(true),
     /** Larger than {@link PolicyLoader#MAX_BYTES}. */
     TOO_LARGE(false),
-    /** Contains a NUL byte. */
+    /** Contains a NUL byte (the first offending byte in file order, spec §3). */
     BINARY(false),
-    /** Not valid UTF-8 (or a UTF-16/32 byte-order mark). */
+    /** Not valid UTF-8, or a UTF-16/UTF-32 byte-order mark (UTF-32 big-endian included, although it starts with NUL). */
     ENCODING(false),
-    /** Not well-formed YAML, or outside the YAML subset (more than one document, anchors, aliases, tags). */
+    /**
+     * Not well-formed YAML, outside the YAML subset (more than one document, anchors, aliases, tags, nesting), or a
+     * character not allowed raw (control characters, NEL, LS, PS; spec §3).
+     */
     YAML(false),
     /** A mapping key given twice. */
     DUPLICATE_KEY(false),

@@ -58,13 +58,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Loads and validates an agent.lock, stopping at the first error (each error is reported with file, line, column and
- * a reason in plain words).
+ * Loads and validates an agent.lock (docs/spec.md), each error reported with file, line, column and a reason in plain
+ * words.
  *
- * <p>Order of checks: the file is a regular file (never a link, fifo or directory: reading is never attempted on
- * something that could block); at most {@link #MAX_BYTES}; no NUL byte; valid UTF-8 (a UTF-8 byte-order mark is
- * skipped); YAML well-formed, one document, no anchors, aliases or explicit tags; no duplicate keys; the shape the
- * JSON Schema of the spec requires; every pattern valid in the pattern language. Nothing is ever written.
+ * <p>Order of checks (spec §10.2): the file is a regular file (never a link, fifo or directory: reading is never
+ * attempted on something that could block); at most {@link #MAX_BYTES}; no UTF-16/UTF-32 byte-order mark; then, in
+ * file order, the first ill-formed UTF-8 sequence, NUL or character not allowed raw (a UTF-8 byte-order mark is
+ * skipped); YAML well-formed, one document, no anchors, aliases or explicit tags, nesting at most 16 — each of these
+ * stops at its first error. Then every key error (non-scalar or repeated keys), every shape error (the JSON Schema
+ * of the spec, plain scalars typed by spec §4.3) and every pattern error is collected and thrown together
+ * ({@link PolicyException#problems()}). Nothing is ever written.
  */
 public final class PolicyLoader {
     /** Largest policy file accepted. */
