@@ -76,14 +76,21 @@ public final class ProtectedPaths {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
                         + n + "\" to protect them anywhere");
-            } else if (r.glob().isLiteral() && Files.exists(policy.root().resolve(r.glob().literalPath()),
-                    LinkOption.NOFOLLOW_LINKS)) {
+            } else if (r.glob().isLiteral() && existsLiterally(policy, r)) {
                 continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(where + " names nothing that exists yet");
             } else {
                 e.warnings().add(where + " matches nothing that exists");
             }
+        }
+    }
+
+    private static boolean existsLiterally(Policy policy, Rule r) {
+        try {
+            return Files.exists(policy.root().resolve(r.glob().literalPath()), LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false; // reported as incomplete by the walk
         }
     }
 
@@ -233,6 +240,13 @@ public final class ProtectedPaths {
             for (Child c : children) {
                 Path child = c.path;
                 String name = c.name;
+                if (main && FileNames.undecodable(dir, child, name)) {
+                    // its decoded name does not lead back to it: matching that name would say nothing true
+                    incomplete("cannot read the name of " + FileNames.escaped(child) + " as UTF-8 (file names are "
+                            + "read as " + FileNames.encoding() + "): whether it is or holds a protected path is not "
+                            + "known; rename it to valid UTF-8");
+                    continue;
+                }
                 String childRel = rel.isEmpty() ? name : rel + "/" + name;
                 List<Rule> matched = new ArrayList<>(1);
                 for (Rule r : live) {
@@ -364,7 +378,14 @@ public final class ProtectedPaths {
                 if (covered(rel)) {
                     continue;
                 }
-                Path p = policy.root().resolve(rel);
+                Path p;
+                try {
+                    p = policy.root().resolve(rel);
+                } catch (java.nio.file.InvalidPathException e) {
+                    incomplete("pattern \"" + r.pattern() + "\" (" + r.location() + ") names a path this JVM cannot "
+                            + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)");
+                    continue;
+                }
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                     // exists but not reached: beneath a symbolic link to a directory. Policy.check calls it
                     // protected, so protect what it reaches, as for a matched link.
