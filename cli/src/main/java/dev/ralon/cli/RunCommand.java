@@ -169,7 +169,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = userLocale(System.getenv());
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policies.nearest().file().toString());
@@ -258,6 +258,28 @@ final class RunCommand implements Callable<Integer> {
         doc.put("warnings", warnings);
         doc.put("refusals", refusals);
         return doc;
+    }
+
+    /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */
+    static final String ENV_LOCALE_FORCED = "RALON_LOCALE_FORCED";
+    /** The user's own LC_ALL, recorded by the launcher when it was set. */
+    static final String ENV_USER_LC_ALL = "RALON_USER_LC_ALL";
+
+    /**
+     * The command's environment: this process's, with the user's own locale given back exactly. The launcher
+     * (ralon.sh) starts the JVM under LC_ALL=C.UTF-8 when the user's LC_CTYPE is not UTF-8, so that file names are read
+     * as UTF-8; the command gets the user's LC_ALL back as it was: the recorded value, or unset when it was unset.
+     */
+    static Map<String, String> userLocale(Map<String, String> processEnv) {
+        Map<String, String> env = new HashMap<>(processEnv);
+        if (env.remove(ENV_LOCALE_FORCED) != null) {
+            env.remove("LC_ALL");
+            String user = env.remove(ENV_USER_LC_ALL);
+            if (user != null) {
+                env.put("LC_ALL", user);
+            }
+        }
+        return env;
     }
 
     static List<String> ids(Set<Guarantee> gs) {

@@ -492,8 +492,8 @@ public final class MountEnforcer implements Enforcer {
 
     /**
      * The stage JVM's environment: the command's, with the variables a java launcher reads renamed (so the user's
-     * JAVA_TOOL_OPTIONS reaches the command, not the stage) and the launcher's record of RLIMIT_NOFILE kept for
-     * {@link Exec}.
+     * JAVA_TOOL_OPTIONS and LC_ALL reach the command, not the stage), LC_ALL=C.UTF-8 for the stage, and the launcher's
+     * record of RLIMIT_NOFILE kept for {@link Exec}.
      */
     static Map<String, String> stageEnvironment(Map<String, String> commandEnv, String origNofile) {
         Map<String, String> env = new HashMap<>(commandEnv);
@@ -503,6 +503,7 @@ public final class MountEnforcer implements Enforcer {
                 env.put(MountStage.STASH_PREFIX + name, v);
             }
         }
+        env.put("LC_ALL", MountStage.STAGE_LC_ALL); // stashed above; MountStage.commandEnvironment gives it back
         if (origNofile != null && !env.containsKey(Exec.ORIG_NOFILE_ENV)) {
             env.put(Exec.ORIG_NOFILE_ENV, origNofile);
         }

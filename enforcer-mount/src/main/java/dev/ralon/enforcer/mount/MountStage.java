@@ -45,8 +45,15 @@ public final class MountStage {
     static final String MAGIC = "RALON-MOUNT-PLAN-1";
     /** Environment variables that would change the stage JVM are renamed with this prefix, then restored for CMD. */
     static final String STASH_PREFIX = "RALON_STASHED_";
-    /** Environment variables a {@code java} launcher reads: they must not reach the stage JVM, only the command. */
-    static final List<String> JVM_ENV = List.of("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS");
+    /**
+     * Environment variables a {@code java} launcher reads: they must not reach the stage JVM, only the command. LC_ALL
+     * is among them: the stage JVM runs under {@link #STAGE_LC_ALL} (it decodes the command's arguments and encodes
+     * the paths it mounts with the locale's file-name encoding, ASCII under C or no locale), the command gets the
+     * user's LC_ALL back, set or unset.
+     */
+    static final List<String> JVM_ENV = List.of("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LC_ALL");
+    /** The stage JVM's LC_ALL: file names and arguments as UTF-8, as the ralon launcher does for the first JVM. */
+    static final String STAGE_LC_ALL = "C.UTF-8";
 
     /** A bind of the plan: a directory on the way (stays writable) or a protected path (read-only). */
     enum Op {

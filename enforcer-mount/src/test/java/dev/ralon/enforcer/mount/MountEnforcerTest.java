@@ -159,6 +159,17 @@ class MountEnforcerTest {
         assertEquals(user, back);
     }
 
+    /** The stage JVM reads names and arguments as UTF-8; the command gets the user's LC_ALL back, set or unset. */
+    @Test
+    void theStageRunsUnderCUtf8AndTheCommandGetsTheUsersLocaleBack() {
+        for (Map<String, String> user : List.of(Map.of("PATH", "/bin"), Map.of("PATH", "/bin", "LC_ALL", "C"),
+                Map.of("LC_ALL", "POSIX", "LANG", "C"))) {
+            Map<String, String> stage = MountEnforcer.stageEnvironment(user, null);
+            assertEquals("C.UTF-8", stage.get("LC_ALL"), stage.toString());
+            assertEquals(user, MountStage.commandEnvironment(stage));
+        }
+    }
+
     /** The plan file: the exact bytes, private to the user, a new name each time, written through its creator. */
     @Test
     void planFileIsPrivateAndNew() throws Exception {
