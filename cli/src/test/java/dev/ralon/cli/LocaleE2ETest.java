@@ -15,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,29 +65,14 @@ class LocaleE2ETest {
         return root;
     }
 
-    /** Runs a command with exactly {@code env} as its environment (plus PATH and HOME). */
+    /** Runs a command with exactly {@code env} as its environment (plus PATH and HOME), as {@code env -i} would. */
     static Result run(Path cwd, Map<String, String> env, String home, byte[] stdin, List<String> cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
         pb.environment().clear();
         pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
         pb.environment().put("HOME", home);
         pb.environment().putAll(env);
-        Process p = pb.start();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> CliE2ETest.readAll(p.getInputStream()));
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> CliE2ETest.readAll(p.getErrorStream()));
-        try (var in = p.getOutputStream()) {
-            if (stdin != null) {
-                in.write(stdin);
-            }
-        } catch (IOException e) {
-            // exited before reading
-        }
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("timed out: " + cmd);
-        }
-        return new Result(p.exitValue(), new String(out.get(), StandardCharsets.UTF_8),
-                new String(err.get(), StandardCharsets.UTF_8));
+        return CliE2ETest.exec(pb, stdin, cmd.toArray(String[]::new));
     }
 
     /** Who runs ralon: root, or uid 65534 through setpriv with a copy of the executable it can read. */
