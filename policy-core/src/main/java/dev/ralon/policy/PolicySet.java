@@ -44,22 +44,20 @@ public final class PolicySet {
     }
 
     /**
-     * The policies that judge a write to {@code path}: those in force at its directory, and, when the path exists
-     * through a symbolic link, at its real location's directory too (a write through a link lands there). This is the
+     * The policies that judge a write to {@code path}: those in force at the directory of each of its checked forms
+     * (spec §8.5: as written, as the kernel resolves it, and a final link's target — a write through a link lands
+     * there). This is the
      * entry point for tools that judge one target at a time whatever their working directory (an agent's hook).
      *
      * @param path absolute, or relative to the working directory; need not exist
      */
     public static PolicySet inForceFor(Path path) throws PolicyException {
-        Path abs = path.toAbsolutePath().normalize();
         Set<Path> files = new LinkedHashSet<>();
-        Path parent = abs.getParent();
-        if (parent != null) {
-            files.addAll(PolicyDiscovery.inForce(parent));
-        }
-        Path real = Policy.realForm(abs);
-        if (real != null && real.getParent() != null && !real.equals(abs)) {
-            files.addAll(PolicyDiscovery.inForce(real.getParent()));
+        for (Path form : CheckedPath.forms(path)) { // lexical, entry and target forms (spec §8.5)
+            Path parent = form.getParent();
+            if (parent != null) {
+                files.addAll(PolicyDiscovery.inForce(parent));
+            }
         }
         return load(new ArrayList<>(files));
     }
