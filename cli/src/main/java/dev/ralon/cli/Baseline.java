@@ -176,6 +176,7 @@ final class Baseline {
                 return;
             }
             gitDir = top.resolve(text.substring(7).trim()).normalize();
+            common = gitDir;
             String commondir = firstLine(gitDir.resolve("commondir"));
             if (commondir != null) {
                 out.add(item(null, projectRoot, gitDir.resolve("commondir"),
