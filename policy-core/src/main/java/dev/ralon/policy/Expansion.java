@@ -5,10 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A policy expanded against the file system: every existing path it protects, plus the literal paths it names that
- * do not exist yet.
+ * One policy, or every policy of a {@link PolicySet}, expanded against the file system: every existing path they
+ * protect, plus the literal paths they name that do not exist yet.
  *
- * @param policy    the policy expanded
+ * @param policies  the policies expanded, farthest first (one for {@link ProtectedPaths#expand})
+ * @param root      the directory the entries' relative paths are relative to: the policy's root for one policy, the
+ *                  deepest directory holding every policy's root for several (for policies in force at a directory,
+ *                  the farthest one's root)
  * @param entries   sorted by relative path; a {@link Entry.Kind#DIRECTORY} entry stands for its whole subtree, so
  *                  nothing beneath it is listed
  * @param counts    for every rule, how many entries it matched (0 for a rule that matches nothing)
@@ -24,7 +27,7 @@ import java.util.Map;
  *                  next run protects. Kind {@link Entry.Kind#SYMLINK}; {@code via} is the protected path reached
  *                  through it (relative, as the policy names it). Sorted; none is beneath a protected directory.
  */
-public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
+public record Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
                         List<String> warnings, List<String> incomplete, List<Entry> linksOnTheWay) {
 
     public Expansion {
@@ -32,15 +35,20 @@ public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> c
     }
 
     /** An expansion with no link on the way (the form before links on the way were recorded). */
-    public Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
-                     List<String> warnings, List<String> incomplete) {
-        this(policy, entries, counts, unmatched, warnings, incomplete, List.of());
+    public Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts,
+                     List<Rule> unmatched, List<String> warnings, List<String> incomplete) {
+        this(policies, root, entries, counts, unmatched, warnings, incomplete, List.of());
+    }
+
+    /** The nearest policy expanded (the only one, for {@link ProtectedPaths#expand}). */
+    public Policy policy() {
+        return policies.get(policies.size() - 1);
     }
 
     /**
      * One protected path.
      *
-     * @param relPath '/'-separated, relative to the root
+     * @param relPath '/'-separated, relative to the expansion's root
      * @param path    absolute
      * @param kind    what is there (a final symbolic link is not followed)
      * @param rules   the rules that protect it
