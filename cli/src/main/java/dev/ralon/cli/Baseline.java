@@ -109,7 +109,8 @@ final class Baseline {
         List<Item> out = new ArrayList<>();
         gitItems(projectRoot, out);
         Path home = absolute(env.get("HOME"));
-        if (home != null) {
+        // HOME=/ (some service accounts) is nobody's home: ~/bin there would be the system's /bin
+        if (home != null && home.getParent() != null) {
             Path config = absoluteOr(env.get("XDG_CONFIG_HOME"), home.resolve(".config"));
             Path data = absoluteOr(env.get("XDG_DATA_HOME"), home.resolve(".local/share"));
             Path zdot = absoluteOr(env.get("ZDOTDIR"), home);

@@ -90,6 +90,26 @@ final class AsUser implements AutoCloseable {
                 + r.err().trim());
     }
 
+    /**
+     * The attack matrix of the enforcement tests: every backend x {root, 65534} x attack, each case's arguments being
+     * (backend, uid, then the attack's own fields).
+     */
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> matrix(List<String[]> attacks) {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        for (String backend : List.of("mount", "landlock")) {
+            for (int uid : new int[] {0, 65534}) {
+                for (String[] a : attacks) {
+                    Object[] args = new Object[a.length + 2];
+                    args[0] = backend;
+                    args[1] = uid;
+                    System.arraycopy(a, 0, args, 2, a.length);
+                    out.add(org.junit.jupiter.params.provider.Arguments.of(args));
+                }
+            }
+        }
+        return out.stream();
+    }
+
     static void require(boolean ok, String why) {
         if (!ok && "true".equals(System.getenv("CI"))) {
             throw new AssertionError("CI=true but " + why);

@@ -11,7 +11,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -44,15 +43,7 @@ class BaselineE2ETest {
     }
 
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String backend : List.of("mount", "landlock")) {
-            for (int uid : new int[] {0, 65534}) {
-                for (String[] a : ATTACKS) {
-                    out.add(Arguments.of(backend, uid, a[0], a[1], a[2]));
-                }
-            }
-        }
-        return out.stream();
+        return AsUser.matrix(ATTACKS);
     }
 
     /** HOME with .bashrc and .gitconfig; the project HOME/proj, a git repository with one commit. */

@@ -8,7 +8,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -42,15 +41,7 @@ class LinksOnTheWayE2ETest {
     }
 
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String backend : List.of("mount", "landlock")) {
-            for (int uid : new int[] {0, 65534}) {
-                for (String[] a : ATTACKS) {
-                    out.add(Arguments.of(backend, uid, a[0], a[1]));
-                }
-            }
-        }
-        return out.stream();
+        return AsUser.matrix(ATTACKS);
     }
 
     /**

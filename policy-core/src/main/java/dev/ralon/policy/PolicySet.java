@@ -181,8 +181,11 @@ public final class PolicySet {
             unmatched.addAll(e.unmatched());
             warnings.addAll(e.warnings());
             incomplete.addAll(e.incomplete());
-            linksOnTheWay.addAll(e.linksOnTheWay());
             String prefix = Paths2.relativeBeneath(root, p.root());
+            for (Expansion.Entry link : e.linksOnTheWay()) {
+                linksOnTheWay.add(new Expansion.Entry(link.relPath(), link.path(), link.kind(), link.rules(),
+                        prefix == null ? link.via() : prefix + "/" + link.via()));
+            }
             for (Expansion.Entry entry : e.entries()) {
                 String rel = Paths2.relativeBeneath(root, entry.path());
                 if (rel == null) {
