@@ -65,6 +65,10 @@ final class RunCommand implements Callable<Integer> {
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
 
+    @Option(names = "--no-baseline", description = "Do not protect the baseline (git hooks and config, shell start-up"
+            + " files and the other paths that run code later outside the sandbox; `ralon status` lists them).")
+    boolean noBaseline;
+
     @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -108,17 +112,22 @@ final class RunCommand implements Callable<Integer> {
         initialiseJnaInBackground();
         PolicySet policies = policyOption.load();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
-        ProtectedSet set = Backends.toProtectedSet(expansion);
+        ProtectedSet policySet = Backends.toProtectedSet(expansion);
         String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
         for (String problem : enforcers.problems()) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, backend, set);
+        Backends.Choice choice = Backends.choose(enforcers, backend, policySet);
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
-        Plan plan = choice.plan();
+        // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
+        // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
+        Baseline.Applied baseline = noBaseline ? null : Baseline.apply(enforcer, policySet, choice.plan(),
+                Baseline.items(expansion.policy().root(), System.getenv()));
+        ProtectedSet set = baseline == null ? policySet : baseline.set();
+        Plan plan = baseline == null ? choice.plan() : baseline.plan();
         for (String passed : json ? List.<String>of() : choice.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
@@ -133,12 +142,14 @@ final class RunCommand implements Callable<Integer> {
                 doc.put("policies", policies.files().stream().map(Path::toString).toList());
                 doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
+                doc.put("baseline", Baseline.json(baseline));
                 out.println(Json.write(doc));
             } else {
                 if (leftOut != null) {
                     out.println("note: " + leftOut);
                 }
                 printPlan(out, enforcer, chosen, set, policies, plan, refusals);
+                Baseline.print(out, baseline, enforcer.name());
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
@@ -152,6 +163,10 @@ final class RunCommand implements Callable<Integer> {
         }
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);
+        }
+        String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
+        if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
+            err.println("ralon: " + baselineLine);
         }
         if (!enforceable) {
             if (!allowDegraded) {

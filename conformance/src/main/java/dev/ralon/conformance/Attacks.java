@@ -20,6 +20,7 @@ public final class Attacks {
             PathKind.DIRECTORY);
     private static final Set<PathKind> DIR = EnumSet.of(PathKind.DIRECTORY);
     private static final Set<PathKind> MISSING = EnumSet.of(PathKind.MISSING);
+    private static final Set<PathKind> LINKED = EnumSet.of(PathKind.LINKED);
 
     private static final List<Attack> ALL = build();
 
@@ -104,6 +105,18 @@ public final class Attacks {
                 "echo pwned > \"$F/m-$ID\" && mv \"$F/m-$ID\" \"$T\""));
         a.add(sh("create-symlink", "ln -s FREE/evil MISSING", g, MISSING, "ln -s \"$F/evil\" \"$T\""));
         a.add(sh("create-dir", "mkdir MISSING", g, MISSING, "mkdir \"$T\""));
+
+        // retargeted link on the way: the ancestor-rename guarantee extended to the links a protected path is reached
+        // through (added after the entries above; their order and names are unchanged)
+        g = Guarantee.ANCESTOR_RENAME;
+        a.add(sh("retarget-link", "retargeted link on the way: ln -sfn ../decoy LINK", g, LINKED,
+                "ln -sfn ../decoy \"$T\""));
+        a.add(sh("replace-link", "retargeted link on the way: rm LINK, ln -s ../decoy LINK", g, LINKED,
+                "rm -f \"$T\" && ln -s ../decoy \"$T\""));
+        a.add(sh("mv-over-link", "retargeted link on the way: ln -s ../decoy LINK.new, mv -T over LINK", g, LINKED,
+                "ln -s ../decoy \"$T.new\" && mv -fT \"$T.new\" \"$T\""));
+        a.add(sh("mv-link-way", "retargeted link on the way: mv the link's directory away, make a new one with a new"
+                + " link", g, LINKED, "cd / && mv \"$W\" \"$W.moved\" && mkdir \"$W\" && ln -s ../decoy \"$T\""));
         return List.copyOf(a);
     }
 

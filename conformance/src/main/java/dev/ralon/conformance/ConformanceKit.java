@@ -444,6 +444,11 @@ public final class ConformanceKit {
             }
             paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }
+        for (Expansion.Entry link : expansion.linksOnTheWay()) {
+            paths.add(new ProtectedPath(link.path(), ProtectedPath.Kind.SYMLINK,
+                    List.of("symbolic link on the way to " + link.via())));
+        }
+        paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
         return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warnings());
     }
 

@@ -118,6 +118,10 @@ final class KitRun {
                         target = dir.resolve("w/secret.env");
                         way = dir.resolve("w");
                     }
+                    case LINKED -> {
+                        target = dir.resolve("lib/door");
+                        way = dir.resolve("lib");
+                    }
                     default -> throw new IllegalStateException(k.name());
                 }
                 cases.add(new Case(a, k, id, target, way));
@@ -167,6 +171,14 @@ final class KitRun {
                     lock.append("  - ").append(rel).append('\n');
                 }
                 case POLICY -> {
+                }
+                case LINKED -> {
+                    Path dir = c.way().getParent();
+                    write(dir.resolve("real/target.key"), "original " + c.id() + "\n");
+                    write(dir.resolve("decoy/target.key"), "decoy " + c.id() + "\n");
+                    Files.createDirectories(c.way());
+                    Files.createSymbolicLink(c.target(), Path.of("../real"));
+                    lock.append("  - ").append(proj.relativize(c.target())).append("/*.key\n");
                 }
                 default -> throw new IllegalStateException();
             }

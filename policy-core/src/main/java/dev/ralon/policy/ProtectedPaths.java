@@ -23,7 +23,9 @@ import java.util.TreeMap;
  * is one entry standing for its whole subtree: it is not entered. A matched symbolic link is protected as a link; when
  * its target lies inside the root, the target is protected too (so that writing through the link is refused), and
  * when it lies outside, a warning says the target is not protected. A literal pattern naming nothing that exists yields
- * a {@link Expansion.Entry.Kind#MISSING} entry, so backends can refuse its creation.
+ * a {@link Expansion.Entry.Kind#MISSING} entry, so backends can refuse its creation (at its real place when its
+ * parent is reached through a symbolic link). Every symbolic link inside the root through which a protected path is
+ * reached is listed in {@link Expansion#linksOnTheWay()}, so that a run can keep it from being retargeted.
  */
 public final class ProtectedPaths {
     private ProtectedPaths() {
@@ -54,11 +56,12 @@ public final class ProtectedPaths {
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
+        List<Expansion.Entry> links = w.linksOnTheWay();
         Expansion e = w.result();
         adviseUnmatched(policy, e, w, nameOnly);
         adviseGit(e);
         return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
-                List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()));
+                List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()), links);
     }
 
     /**
@@ -392,8 +395,50 @@ public final class ProtectedPaths {
                     reachedThroughLink(rel, p, r);
                     continue;
                 }
-                entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+                LinkResolution how = LinkResolution.resolve(policy.root(), rel);
+                if (how.links().isEmpty() || how.reached() == null) {
+                    entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+                    continue;
+                }
+                // its parent is reached through a symbolic link: creating it would create the link's target, so that
+                // is the path to keep from being created (and the links on the way are protected, see linksOnTheWay)
+                String realRel = Paths2.relativeBeneath(policy.root(), how.reached());
+                if (realRel == null) {
+                    warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to "
+                            + how.reached() + ": it is not protected");
+                } else if (!covered(realRel)) {
+                    entries.put(realRel, new Expansion.Entry(realRel, how.reached(), Expansion.Entry.Kind.MISSING,
+                            List.of(r), rel));
+                }
             }
+        }
+
+        /**
+         * The symbolic links inside the root met on the way to every path protected through a link (an entry with a
+         * {@code via}): resolving {@code via} from the root meets them, in order (see {@link LinkResolution}). A link
+         * that is itself an entry, or lies in a protected directory, is protected already; a link outside the root on
+         * the way is reported, since nothing protects it.
+         */
+        List<Expansion.Entry> linksOnTheWay() {
+            TreeMap<String, Expansion.Entry> out = new TreeMap<>();
+            java.util.Set<Path> outside = new java.util.LinkedHashSet<>();
+            for (Expansion.Entry e : entries.values()) {
+                if (e.via() == null) {
+                    continue;
+                }
+                for (Path link : LinkResolution.resolve(policy.root(), e.via()).links()) {
+                    String rel = Paths2.relativeBeneath(policy.root(), link);
+                    if (rel == null) {
+                        if (outside.add(link)) {
+                            warnings.add("protected path " + e.via() + " is reached through the symbolic link " + link
+                                    + " outside the project: that link is not protected and could be retargeted");
+                        }
+                    } else if (!covered(rel) && !out.containsKey(rel)) {
+                        out.put(rel, new Expansion.Entry(rel, link, Expansion.Entry.Kind.SYMLINK, e.rules(), e.via()));
+                    }
+                }
+            }
+            return List.copyOf(out.values());
         }
 
         void reachedThroughLink(String rel, Path p, Rule r) {

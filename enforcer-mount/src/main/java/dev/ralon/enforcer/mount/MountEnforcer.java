@@ -353,6 +353,13 @@ public final class MountEnforcer implements Enforcer {
         for (Path p : sorted) {
             MountStage.Entry e = protect.get(p);
             entries.add(e);
+            // A symbolic link (a protected link, or a link on the way to a protected path) is bound as the link itself:
+            // MountStage opens it O_PATH|O_NOFOLLOW and open_tree(2)/move_mount(2) take that descriptor with
+            // AT_EMPTY_PATH/MOVE_MOUNT_T_EMPTY_PATH, so the bind lands on the link, not its target. A mount point
+            // cannot be unlinked, or renamed away or over, in a namespace where it is mounted: fs/namei.c vfs_unlink()
+            // and vfs_rename() return EBUSY for is_local_mountpoint() (unlink(2), rename(2): EBUSY, "in use by the
+            // system (for example as a mount point)"). Lookups through the link still follow it. Checked on Linux 6.18
+            // by LinksOnTheWayE2ETest (ln -sfn, rm + ln, mv -T over: EBUSY).
             String what = e.type() == MountStage.S_IFDIR ? "directory and everything beneath it"
                     : e.type() == MountStage.S_IFLNK ? "the symbolic link itself" : "file";
             if (aliasOf.containsKey(p)) {
