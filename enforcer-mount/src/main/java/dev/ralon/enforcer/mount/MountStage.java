@@ -187,6 +187,12 @@ public final class MountStage {
 
         static native int fstatfs(int fd, byte[] buf) throws LastErrorException;
 
+        static native int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+
+        static native int dup3(int oldfd, int newfd, int flags) throws LastErrorException;
+
+        static native long lseek(int fd, long offset, int whence) throws LastErrorException;
+
         static native String strerror(int errnum);
     }
 
@@ -277,6 +283,8 @@ public final class MountStage {
         } catch (LastErrorException e) {
             throw new StageException("cannot change directory to " + plan.cwd() + ": " + stage.err(e) + " (chdir)");
         }
+        // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
+        new StandardDescriptors(stage).secure();
         List<String> argv = new ArrayList<>();
         argv.add(plan.unshare());
         argv.add("--user");
@@ -452,7 +460,7 @@ public final class MountStage {
         }
     }
 
-    private String err(LastErrorException e) {
+    String err(LastErrorException e) {
         String text;
         try {
             text = LibC.strerror(e.getErrorCode());
