@@ -109,7 +109,7 @@ final class RunCommand implements Callable<Integer> {
         initialiseJnaInBackground();
         Policy policy = policyOption.load();
         Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
-        ProtectedSet set = KernelInterfaces.forInvoker(Backends.toProtectedSet(expansion)); // root: + /proc/sys, /sys
+        ProtectedSet set = Backends.toProtectedSet(expansion);
 
         Enforcers enforcers = Backends.discover();
         for (String problem : enforcers.problems()) {

@@ -9,6 +9,7 @@ import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
@@ -162,9 +163,10 @@ public final class LandlockEnforcer implements Enforcer {
         return "";
     }
 
+    /** For a root invoker, /proc/sys, /sys and the other {@link KernelInterfaces} are planned as protected too. */
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return plan(protectedSet, abi());
+        return plan(KernelInterfaces.forRootInvoker(protectedSet), abi());
     }
 
     /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */

@@ -1,7 +1,4 @@
-package dev.ralon.cli;
-
-import dev.ralon.enforcer.spi.ProtectedPath;
-import dev.ralon.enforcer.spi.ProtectedSet;
+package dev.ralon.enforcer.spi;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * When {@code ralon run} runs as root, the files through which a process changes kernel settings, or makes the kernel
- * run a program for it, join the protected set, for every backend.
+ * The files through which a root process changes kernel settings, or makes the kernel run a program for it. Ralon's
+ * {@code mount} and {@code landlock} backends add them to the set they plan for when the invoker is root
+ * ({@link #forRootInvoker}); a third-party enforcer that can run a root command should do the same (a bind-mount
+ * enforcer must bind {@code /sys} recursively: it holds submounts that are locked in a user namespace, and a
+ * non-recursive bind of it fails there with EINVAL).
  *
  * <p>Why: a root command's file-system uid is global 0 under every backend (the mount backend maps 0 to 0 in both
  * namespaces; Landlock and noop do not change the uid), and the permission check of {@code /proc/sys} files is by
@@ -30,17 +30,17 @@ import java.util.List;
  * apply to procfs and sysfs like any other file system; checked: writing core_pattern back fails with EACCES). Only
  * paths that exist are added. A non-root user cannot write them in the first place.
  */
-final class KernelInterfaces {
+public final class KernelInterfaces {
     /** The kernel's control files that root could write. */
-    static final List<Path> PATHS = List.of(Path.of("/proc/sys"), Path.of("/proc/sysrq-trigger"), Path.of("/proc/irq"),
+    public static final List<Path> PATHS = List.of(Path.of("/proc/sys"), Path.of("/proc/sysrq-trigger"), Path.of("/proc/irq"),
             Path.of("/proc/bus"), Path.of("/sys"));
-    static final String REASON = "kernel settings: ralon run is root, who could change them (always protected for root)";
+    public static final String REASON = "kernel settings: ralon run is root, who could change them (always protected for root)";
 
     private KernelInterfaces() {
     }
 
-    /** {@code set}, plus {@link #PATHS} that exist when this process runs as uid 0. */
-    static ProtectedSet forInvoker(ProtectedSet set) {
+    /** {@code set}, plus those of {@link #PATHS} that exist, when this process runs as uid 0; else {@code set}. */
+    public static ProtectedSet forRootInvoker(ProtectedSet set) {
         if (!runningAsRoot()) {
             return set;
         }
@@ -55,7 +55,8 @@ final class KernelInterfaces {
         return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
     }
 
-    static boolean runningAsRoot() {
+    /** Whether this process's real uid is 0. */
+    public static boolean runningAsRoot() {
         try {
             return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
         } catch (IOException | RuntimeException e) {
