@@ -476,15 +476,15 @@ public final class MountStage {
     }
 
     // Kernel structures are in the machine's byte order.
-    private static int u16(byte[] b, int off) {
+    static int u16(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getShort(off) & 0xffff;
     }
 
-    private static long u32(byte[] b, int off) {
+    static long u32(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getInt(off) & 0xffffffffL;
     }
 
-    private static long u64(byte[] b, int off) {
+    static long u64(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong(off);
     }
 }

@@ -6,10 +6,12 @@ import dev.ralon.enforcer.mount.MountStage.LibC;
 import dev.ralon.enforcer.mount.MountStage.StageException;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+
+import static dev.ralon.enforcer.mount.MountStage.u16;
+import static dev.ralon.enforcer.mount.MountStage.u32;
+import static dev.ralon.enforcer.mount.MountStage.u64;
 
 /**
  * Descriptors 0, 1 and 2 the command inherits, made unable to reach a writable path through the sandbox's mounts.
@@ -219,17 +221,5 @@ final class StandardDescriptors {
         } catch (LastErrorException ignored) {
             // an O_PATH or read-only descriptor of ours: nothing to lose
         }
-    }
-
-    private static int u16(byte[] b, int off) {
-        return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getShort(off) & 0xffff;
-    }
-
-    private static long u32(byte[] b, int off) {
-        return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getInt(off) & 0xffffffffL;
-    }
-
-    private static long u64(byte[] b, int off) {
-        return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong(off);
     }
 }
