@@ -117,6 +117,27 @@ public final class Attacks {
                 "ln -s ../decoy \"$T.new\" && mv -fT \"$T.new\" \"$T\""));
         a.add(sh("mv-link-way", "retargeted link on the way: mv the link's directory away, make a new one with a new"
                 + " link", g, LINKED, "cd / && mv \"$W\" \"$W.moved\" && mkdir \"$W\" && ln -s ../decoy \"$T\""));
+        // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
+        // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
+        // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
+        // as root, or a stage that execs the command without a second, locking user namespace). Without a mount at $R
+        // (Landlock, noop) each call fails with EINVAL and touches nothing: $R is always inside the kit's project.
+        g = Guarantee.MODIFY_CONTENT;
+        a.add(sh("umount", "umount PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("umount-lazy", "umount -l PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount -l \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("remount-rw", "mount -o remount,rw PROTECTED (and remount,bind,rw) directly in the sandbox, then write",
+                g, CONTENT, "mount -o remount,rw \"$R\"; mount -o remount,bind,rw \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("mount-setattr", "program: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY) in the sandbox, then"
+                + " write", g, CONTENT, "kit_program mount-setattr-rw \"$ID\" \"$R\" -; echo pwned >> \"$T\""));
+        a.add(sh("move-mount", "program: move_mount(PROTECTED -> FREE/mv) in the sandbox, uncovering what lies beneath,"
+                + " then write", g, CONTENT, "kit_program move-mount \"$ID\" \"$R\" \"$F/mv-$ID\"; echo pwned >> \"$T\""));
+
+        // Around the boundary: the user's shell writes the file after the run, if the command could type into it.
+        a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
+                + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
+                g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
         return List.copyOf(a);
     }
 

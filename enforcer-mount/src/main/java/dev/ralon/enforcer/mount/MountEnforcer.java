@@ -6,6 +6,7 @@ import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
@@ -269,7 +270,9 @@ public final class MountEnforcer implements Enforcer {
      * path, one bind each (a protected directory is one recursive bind, not one per file inside it).
      */
     @Override
-    public Plan plan(ProtectedSet set) {
+    public Plan plan(ProtectedSet policySet) {
+        // A root command is global uid 0 here (0 maps to 0): /proc/sys and /sys must be read-only too (KernelInterfaces)
+        ProtectedSet set = KernelInterfaces.forRootInvoker(policySet);
         List<Plan.Step> steps = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> refusals = new ArrayList<>();

@@ -194,6 +194,12 @@ public final class MountStage {
 
         static native int fstatfs(int fd, byte[] buf) throws LastErrorException;
 
+        static native int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+
+        static native int dup3(int oldfd, int newfd, int flags) throws LastErrorException;
+
+        static native long lseek(int fd, long offset, int whence) throws LastErrorException;
+
         static native String strerror(int errnum);
     }
 
@@ -284,6 +290,8 @@ public final class MountStage {
         } catch (LastErrorException e) {
             throw new StageException("cannot change directory to " + plan.cwd() + ": " + stage.err(e) + " (chdir)");
         }
+        // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
+        new StandardDescriptors(stage).secure();
         List<String> argv = new ArrayList<>();
         argv.add(plan.unshare());
         argv.add("--user");
@@ -459,7 +467,7 @@ public final class MountStage {
         }
     }
 
-    private String err(LastErrorException e) {
+    String err(LastErrorException e) {
         String text;
         try {
             text = LibC.strerror(e.getErrorCode());
@@ -475,15 +483,15 @@ public final class MountStage {
     }
 
     // Kernel structures are in the machine's byte order.
-    private static int u16(byte[] b, int off) {
+    static int u16(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getShort(off) & 0xffff;
     }
 
-    private static long u32(byte[] b, int off) {
+    static long u32(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getInt(off) & 0xffffffffL;
     }
 
-    private static long u64(byte[] b, int off) {
+    static long u64(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong(off);
     }
 }
