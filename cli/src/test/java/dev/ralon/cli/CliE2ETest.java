@@ -58,6 +58,11 @@ class CliE2ETest {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
         pb.environment().remove("RALON_DEBUG");
         pb.environment().putAll(env);
+        return exec(pb, stdin, cmd);
+    }
+
+    /** Starts {@code pb} (its environment as the caller set it), feeds it {@code stdin}, waits at most 60 s. */
+    static Result exec(ProcessBuilder pb, byte[] stdin, String... cmd) throws Exception {
         Process p = pb.start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
