@@ -62,6 +62,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", description = "With --dry-run: print the plan as JSON.")
     boolean json;
 
+    @Option(names = {"-q", "--quiet"}, description = "Do not print the start line (how many paths are locked, by"
+            + " which backend, what is not covered) nor what the kernel's error codes mean; warnings still print.")
+    boolean quiet;
+
     @Option(names = "--allow-degraded", description = "Run even when the backend cannot keep every guarantee it "
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
@@ -119,6 +123,14 @@ final class RunCommand implements Callable<Integer> {
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
         Plan plan = choice.plan();
+        List<ProtectedPath> notPreventable = Backends.notPreventable(set, enforcer);
+        ProtectedSet planned = Backends.forBackend(set, enforcer);
+        List<String> notes = new ArrayList<>();
+        String missingLine = StartReport.missingLine(enforcer, set, notPreventable);
+        if (missingLine != null) {
+            notes.add(missingLine);
+        }
+        List<String> gitNotes = StartReport.gitNotes(enforcer, set, plan);
         for (String passed : json ? List.<String>of() : choice.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
@@ -131,19 +143,42 @@ final class RunCommand implements Callable<Integer> {
             if (json) {
                 Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
                 doc.put("passedOver", choice.passedOver());
+                doc.put("notPreventable", notPreventable.stream().map(pp -> pp.path().toString()).toList());
+                doc.put("expandedAtStart", StartReport.expandedAtStart(policy).stream().map(r -> r.pattern()).toList());
+                doc.put("notes", notes);
+                @SuppressWarnings("unchecked")
+                List<String> w = (List<String>) doc.get("warnings");
+                w.addAll(gitNotes);
                 out.println(Json.write(doc));
             } else {
-                printPlan(out, enforcer, chosen, set, plan, refusals);
+                List<String> extra = new ArrayList<>(notes);
+                String expandedLine = StartReport.expandedLine(policy);
+                if (expandedLine != null) {
+                    extra.add("note: " + expandedLine);
+                }
+                for (String g : gitNotes) {
+                    extra.add("warning: " + g);
+                }
+                printPlan(out, enforcer, chosen, set, plan, refusals, extra);
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
         }
 
         for (String w : set.warnings()) {
+            if (!notPreventable.isEmpty() && w.endsWith(" names nothing that exists yet")) {
+                continue; // the one line about missing paths (missingLine) says it, with what it means in this run
+            }
             err.println("ralon: warning: " + w);
         }
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);
+        }
+        for (String w : gitNotes) {
+            err.println("ralon: warning: " + w);
+        }
+        for (String n : notes) {
+            err.println("ralon: " + n);
         }
         if (!enforceable) {
             if (!allowDegraded) {
@@ -165,11 +200,19 @@ final class RunCommand implements Callable<Integer> {
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policy.file().toString());
+        StartReport.putEnv(env, enforcer, planned);
         Launch launch;
         try {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        }
+        if (!quiet) {
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policy));
+            String errno = StartReport.errnoLine(enforcer);
+            if (errno != null) {
+                err.println(errno);
+            }
         }
         out.flush();
         err.flush();
@@ -182,7 +225,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, Plan plan, List<String> refusals) {
+                          ProtectedSet set, Plan plan, List<String> refusals, List<String> extra) {
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         out.println("policy: " + set.policyFile());
         out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
@@ -206,6 +249,9 @@ final class RunCommand implements Callable<Integer> {
         warnings.addAll(plan.warnings());
         for (String w : warnings) {
             out.println("warning: " + w);
+        }
+        for (String x : extra) {
+            out.println(x);
         }
         for (String r : refusals) {
             out.println("cannot enforce: " + r);
