@@ -121,6 +121,8 @@ class CdsE2ETest {
             assertEquals(List.of(), fromJar, args + " loaded classes from the jar, not the archive");
         }
 
+        // the JVM writes the archive read-only (0444): only root could write it as it is
+        Files.setPosixFilePermissions(a, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         Files.write(a, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt: not a CDS archive
         assertEquals(new Result(1, "pom.xml\n", ""), ralon(env, "check", "pom.xml"));
         assertFalse(Files.exists(a), "a rejected archive must be deleted so that a new one is made");
