@@ -152,6 +152,36 @@ class CliTest {
     }
 
     @Test
+    void initProposesTheSensitivePathsItFindsWithACommentEachAndMinimalDoesNot() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("project"));
+        for (String f : List.of(".env", ".env.local", ".github/workflows/ci.yml", "certs/server.pem", "deploy/id_rsa",
+                "config/app.key", "node_modules/dep/test.pem", "src/main.c", ".npmrc")) {
+            Files.createDirectories(dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "x");
+        }
+        Result r = run("init", dir.toString());
+        assertEquals(0, r.code(), r.toString());
+        String text = Files.readString(dir.resolve("agent.lock"));
+        List<String> patterns = PolicyLoader.load(dir.resolve("agent.lock")).declaredRules().stream()
+                .map(dev.ralon.policy.Rule::pattern).toList();
+        assertEquals(List.of("agent.lock", ".env*", ".github/workflows/**", ".npmrc", "**/*.pem", "**/*.key",
+                "**/id_rsa"), patterns, text);
+        assertTrue(text.contains("  # environment files with secrets (.env, .env.local, .envrc, ...) (found: .env)\n"
+                + "  - .env*\n"), text);
+        assertTrue(text.contains("(found: certs/server.pem)\n  - \"**/*.pem\"\n"), "node_modules is not walked: " + text);
+        assertTrue(text.contains("  # - src/auth/\n"), "examples not proposed stay as examples: " + text);
+        assertFalse(text.contains("  # - .env\n"), text);
+        assertTrue(r.out().contains("protecting what it found here: .env*, .github/workflows/**"), r.out());
+        // what it proposes is protected, directories as a whole
+        assertEquals(1, run("check", "--policy", dir.resolve("agent.lock").toString(), dir.resolve(".env.local").toString(),
+                dir.resolve(".github/workflows/new.yml").toString()).code());
+
+        Result min = run("init", "--minimal", "--force", dir.toString());
+        assertEquals(0, min.code(), min.toString());
+        assertEquals(InitCommand.TEMPLATE, Files.readString(dir.resolve("agent.lock")));
+    }
+
+    @Test
     void initRefusesADirectoryNamedAgentLockAndAMissingDirectory() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("d/agent.lock")).getParent();
         assertError(run("init", dir.toString()), "is a directory");

@@ -156,6 +156,24 @@ class DefaultRunE2ETest {
         }
     }
 
+    /** init creates the file as the user's umask says (0644 under 022: another account can read it), not 0600. */
+    @Test
+    void initWritesWithTheUsersUmask() throws Exception {
+        Setup s = project(Who.INVOKER);
+        try {
+            for (String[] umaskMode : new String[][] {{"022", "rw-r--r--"}, {"077", "rw-------"}, {"002", "rw-rw-r--"}}) {
+                Files.deleteIfExists(s.project().resolve("agent.lock"));
+                CliE2ETest.Result r = CliE2ETest.exec(s.project(), null, Map.of(), "sh", "-c",
+                        "umask " + umaskMode[0] + " && exec \"$0\" init", CliE2ETest.exe.toString());
+                assertEquals(0, r.code(), r.err());
+                assertEquals(umaskMode[1], java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(s.project().resolve("agent.lock"))), "umask " + umaskMode[0]);
+            }
+        } finally {
+            s.nobody().delete();
+        }
+    }
+
     @Test
     void quietSilencesTheStartLinesButNotWarnings() throws Exception {
         Setup s = project(Who.INVOKER);
