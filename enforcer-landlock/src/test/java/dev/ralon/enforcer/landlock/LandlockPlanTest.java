@@ -190,7 +190,7 @@ class LandlockPlanTest {
         }
         way.add(root.resolve("src"));
         String s = LandlockEnforcer.summary(way, root);
-        assertEquals("304 directories (/home/you/p, /home/you/p/src, /home/you/p/src/m0 and 301 more: `ralon run"
+        assertEquals("305 directories (/home/you/p, /home/you/p/src, /home/you/p/src/m0 and 302 more: `ralon run"
             + " --dry-run` lists them)", s);
         assertEquals("2 directories (/home/you/p, /home/you)", LandlockEnforcer.summary(
             List.of(Path.of("/home/you"), root), root));
