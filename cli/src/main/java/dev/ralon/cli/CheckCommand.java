@@ -36,13 +36,14 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Paths, absolute or relative to the working directory.")
+    @Parameters(arity = "0..*", paramLabel = "PATH", type = java.nio.file.Path.class,
+            converter = Completions.Verbatim.class, description = "Paths, absolute or relative to the working directory.")
     List<String> paths = new ArrayList<>();
 
     @Option(names = "--explain", description = "Also print the pattern and line that protect each path.")
     boolean explain;
 
-    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    @Option(names = "--json", description = "Print JSON (shape in docs/json.md; errors are JSON too).")
     boolean json;
 
     @Option(names = "--stdin", description = "Read paths from standard input, one per line.")
@@ -119,6 +120,7 @@ final class CheckCommand implements Callable<Integer> {
         boolean any = !result.findings().isEmpty();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             doc.put("policy", policy.file().toString());
             doc.put("base", result.base());
             doc.put("staged", staged);
@@ -155,6 +157,7 @@ final class CheckCommand implements Callable<Integer> {
                 entries.add(m);
             }
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             doc.put("policy", policy.file().toString());
             doc.put("root", policy.root().toString());
             doc.put("protected", entries);
@@ -168,7 +171,7 @@ final class CheckCommand implements Callable<Integer> {
                 if (explain) {
                     String note = e.kind() == Expansion.Entry.Kind.MISSING ? " (does not exist yet)"
                             : e.via() != null ? " (reached as " + e.via() + " through a symbolic link)" : "";
-                    lines.println(shown + note + ": protected by " + describe(policy, e.rules()));
+                    lines.println(shown + note + ": protected by " + describe(policy, e.rules(), e.relPath()));
                 } else {
                     lines.println(shown);
                 }
@@ -191,11 +194,21 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     static String describe(Policy policy, List<Rule> rules) {
+        return describe(policy, rules, null);
+    }
+
+    /**
+     * The rules as "pattern (file:line)", joined; for a rule that protects {@code relPath} only because it matches
+     * everything beneath it ({@code X/**} and {@code X}), says so: the directory is protected as a whole.
+     */
+    static String describe(Policy policy, List<Rule> rules, String relPath) {
         String name = policy.file().getFileName().toString();
         List<String> parts = new ArrayList<>();
         for (Rule r : rules) {
             parts.add(r.implicit() ? name + " (the policy file always protects itself)"
-                    : "\"" + r.pattern() + "\" (" + name + ":" + r.line() + ")");
+                    : "\"" + r.pattern() + "\" (" + name + ":" + r.line() + ")"
+                    + (relPath != null && r.holdsOnly(relPath) ? ", which matches everything beneath it, so it is"
+                    + " protected as a whole, new entries included" : ""));
         }
         return String.join(", ", parts);
     }

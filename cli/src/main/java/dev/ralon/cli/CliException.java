@@ -4,10 +4,52 @@ package dev.ralon.cli;
 final class CliException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int exitCode;
+    /** For --json: the error's kind id (an ErrorKind or pattern error id for a bad policy), and where, when known. */
+    private final String kind;
+    private final String file;
+    private final int line;
+    private final int column;
 
     CliException(int exitCode, String message) {
+        this(exitCode, message, "error", null, 0, 0);
+    }
+
+    private CliException(int exitCode, String message, String kind, String file, int line, int column) {
         super(message, null, false, false);
         this.exitCode = exitCode;
+        this.kind = kind;
+        this.file = file;
+        this.line = line;
+        this.column = column;
+    }
+
+    /** A policy that cannot be used: the one line is the exception's own, the JSON error keeps its kind and place. */
+    static CliException policy(dev.ralon.policy.PolicyException e) {
+        return new CliException(ExitCodes.ERROR, e.getMessage(), e.id(),
+                e.file() == null ? null : e.file().toString(), e.line(), e.column());
+    }
+
+    /** An error of the given kind id (e.g. "no-policy", "usage"), without a place. */
+    static CliException of(String kind, String message) {
+        return new CliException(ExitCodes.ERROR, message, kind, null, 0, 0);
+    }
+
+    /**
+     * The JSON document for a failure when --json was given (docs/json.md): {@code {"format": 1, "error": {"kind",
+     * "file", "line", "column", "message"}}}; file is null and line and column 0 when the error has no place.
+     */
+    static java.util.Map<String, Object> errorDocument(Exception ex) {
+        java.util.Map<String, Object> error = new java.util.LinkedHashMap<>();
+        CliException ce = ex instanceof CliException c ? c : null;
+        error.put("kind", ce != null ? ce.kind : "internal");
+        error.put("file", ce != null ? ce.file : null);
+        error.put("line", ce != null ? ce.line : 0);
+        error.put("column", ce != null ? ce.column : 0);
+        error.put("message", oneLine(ce != null ? ce.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage()));
+        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
+        doc.put("error", error);
+        return doc;
     }
 
     static CliException error(String message) {

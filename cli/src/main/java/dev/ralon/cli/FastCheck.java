@@ -114,7 +114,7 @@ final class FastCheck {
                 results.add(r);
             } else if (!rules.isEmpty()) {
                 if (explain) {
-                    out.print(p + ": protected by " + CheckCommand.describe(policy, rules));
+                    out.print(p + ": protected by " + CheckCommand.describe(policy, rules, policy.relativize(path)));
                 } else {
                     out.print(p);
                 }
@@ -123,6 +123,7 @@ final class FastCheck {
         }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             doc.put("policy", policy.file().toString());
             doc.put("root", policy.root().toString());
             doc.put("anyProtected", any);

@@ -19,13 +19,13 @@ final class PolicyOption {
         Path file = policy;
         if (file == null) {
             Path cwd = Path.of("").toAbsolutePath();
-            file = PolicyDiscovery.find(cwd).orElseThrow(() -> CliException.error(
+            file = PolicyDiscovery.find(cwd).orElseThrow(() -> CliException.of("no-policy", 
                     "no " + PolicyDiscovery.FILE_NAME + " in " + cwd + " or any parent directory (create one with: ralon init)"));
         }
         try {
             return PolicyLoader.load(file);
         } catch (PolicyException e) {
-            throw CliException.error(e.getMessage());
+            throw CliException.policy(e);
         }
     }
 }

@@ -53,13 +53,14 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "Use this backend (see `ralon status`).")
+    @Option(names = "--backend", paramLabel = "NAME", completionCandidates = Completions.BackendNames.class, description = "Use this backend (see `ralon status`).")
     String backend;
 
     @Option(names = "--dry-run", description = "Print the plan and exit: 0 if it can be enforced, 1 if not.")
     boolean dryRun;
 
-    @Option(names = "--json", description = "With --dry-run: print the plan as JSON.")
+    @Option(names = "--json", description = "With --dry-run: print the plan as JSON (shape in docs/json.md; errors are"
+            + " JSON too).")
     boolean json;
 
     @Option(names = {"-q", "--quiet"}, description = "Do not print the start line (how many paths are locked, by"
@@ -70,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
 
-    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    @Parameters(arity = "0..*", paramLabel = "CMD", type = Path.class, converter = Completions.Verbatim.class, description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
     @picocli.CommandLine.Spec
@@ -262,6 +263,7 @@ final class RunCommand implements Callable<Integer> {
     static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
                                         ProtectedSet set, Plan plan, List<String> refusals) {
         Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
         doc.put("backend", enforcer.name());
         doc.put("probe", chosen.probe().detail());
         doc.put("policy", set.policyFile().toString());

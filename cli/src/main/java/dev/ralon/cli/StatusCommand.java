@@ -35,7 +35,7 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    @Option(names = "--json", description = "Print JSON (shape in docs/json.md; errors are JSON too).")
     boolean json;
 
     @picocli.CommandLine.Spec
@@ -66,6 +66,7 @@ final class StatusCommand implements Callable<Integer> {
 
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             doc.put("policy", policy.file().toString());
             doc.put("root", policy.root().toString());
             doc.put("version", policy.version());
@@ -80,6 +81,7 @@ final class StatusCommand implements Callable<Integer> {
             }
             doc.put("patterns", patterns);
             doc.put("protectedPaths", exp.entries().size());
+            doc.put("expandedAtStart", StartReport.expandedAtStart(policy).stream().map(Rule::pattern).toList());
             doc.put("warnings", warnings);
             List<Object> backends = new ArrayList<>();
             for (Backends.Probed p : probed) {
@@ -112,6 +114,11 @@ final class StatusCommand implements Callable<Integer> {
         for (Rule r : policy.rules()) {
             out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
                     exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
+        }
+        String expanded = StartReport.expandedLine(policy);
+        if (expanded != null) {
+            out.println();
+            out.println("note: " + expanded);
         }
         if (!warnings.isEmpty()) {
             out.println();
