@@ -11,8 +11,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -47,7 +46,7 @@ import java.util.concurrent.Callable;
 final class RunCommand implements Callable<Integer> {
     /** Environment variable the command sees: the backend's name. */
     static final String ENV_BACKEND = "RALON_BACKEND";
-    /** Environment variable the command sees: the policy file's absolute path. */
+    /** Environment variable the command sees: the nearest policy file's absolute path (the others: --dry-run). */
     static final String ENV_POLICY = "RALON_POLICY";
 
     @Mixin
@@ -112,9 +111,10 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.error("--json goes with --dry-run");
         }
         initialiseJnaInBackground();
-        Policy policy = policyOption.load();
-        Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
+        PolicySet policies = policyOption.load();
+        Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
+        String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
         for (String problem : enforcers.problems()) {
@@ -143,29 +143,37 @@ final class RunCommand implements Callable<Integer> {
         if (dryRun) {
             if (json) {
                 Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
+                doc.put("policies", policies.files().stream().map(Path::toString).toList());
+                doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
                 doc.put("notPreventable", notPreventable.stream().map(pp -> pp.path().toString()).toList());
-                doc.put("expandedAtStart", StartReport.expandedAtStart(policy).stream().map(r -> r.pattern()).toList());
+                doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
                 doc.put("notes", notes);
                 @SuppressWarnings("unchecked")
                 List<String> w = (List<String>) doc.get("warnings");
                 w.addAll(gitNotes);
                 out.println(Json.write(doc));
             } else {
+                if (leftOut != null) {
+                    out.println("note: " + leftOut);
+                }
                 List<String> extra = new ArrayList<>(notes);
-                String expandedLine = StartReport.expandedLine(policy);
+                String expandedLine = StartReport.expandedLine(policies);
                 if (expandedLine != null) {
                     extra.add("note: " + expandedLine);
                 }
                 for (String g : gitNotes) {
                     extra.add("warning: " + g);
                 }
-                printPlan(out, enforcer, chosen, set, plan, refusals, extra);
+                printPlan(out, enforcer, chosen, set, policies, plan, refusals, extra);
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
         }
 
+        if (leftOut != null) {
+            err.println("ralon: note: " + leftOut);
+        }
         for (String w : set.warnings()) {
             if (!notPreventable.isEmpty() && w.endsWith(" names nothing that exists yet")) {
                 continue; // the one line about missing paths (missingLine) says it, with what it means in this run
@@ -200,7 +208,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> env = new HashMap<>(System.getenv());
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
-        env.put(ENV_POLICY, policy.file().toString());
+        env.put(ENV_POLICY, policies.nearest().file().toString());
         StartReport.putEnv(env, enforcer, planned);
         Launch launch;
         try {
@@ -209,7 +217,7 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
         }
         if (!quiet) {
-            err.println(StartReport.startLine(enforcer, planned, notPreventable, policy));
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies));
             String errno = StartReport.errnoLine(enforcer);
             if (errno != null) {
                 err.println(errno);
@@ -226,9 +234,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, Plan plan, List<String> refusals, List<String> extra) {
+                          ProtectedSet set, PolicySet policies, Plan plan, List<String> refusals, List<String> extra) {
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
-        out.println("policy: " + set.policyFile());
+        for (Path file : policies.files()) { // every file in force, farthest first
+            out.println("policy: " + file);
+        }
         out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
         out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
         out.println("protected paths (" + set.paths().size() + "):");

@@ -5,6 +5,7 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ final class StartReport {
      * backend cannot stop being created, patterns expanded at start).
      */
     static String startLine(Enforcer enforcer, ProtectedSet planned, List<ProtectedPath> notPreventable,
-                            Policy policy) {
+                            PolicySet policy) {
         if (enforcer.guarantees().isEmpty()) {
             return "ralon: nothing is locked: the " + enforcer.name() + " backend enforces nothing";
         }
@@ -108,24 +109,26 @@ final class StartReport {
      * them when it starts, so a path created later that matches one is protected only if it lies in a protected
      * directory (docs/spec-patterns.md).
      */
-    static List<Rule> expandedAtStart(Policy policy) {
+    static List<Rule> expandedAtStart(PolicySet policies) {
         List<Rule> out = new ArrayList<>();
-        for (Rule r : policy.declaredRules()) {
-            if (!r.glob().isLiteral() && r.glob().literalHolder() == null) {
-                out.add(r);
+        for (Policy policy : policies.policies()) {
+            for (Rule r : policy.declaredRules()) {
+                if (!r.glob().isLiteral() && r.glob().literalHolder() == null) {
+                    out.add(r);
+                }
             }
         }
         return out;
     }
 
     /** One line for status and --dry-run naming the patterns expanded at start, or null when there are none. */
-    static String expandedLine(Policy policy) {
-        List<Rule> rules = expandedAtStart(policy);
+    static String expandedLine(PolicySet policies) {
+        List<Rule> rules = expandedAtStart(policies);
         if (rules.isEmpty()) {
             return null;
         }
-        String name = policy.file().getFileName().toString();
-        List<String> shown = rules.stream().map(r -> r.pattern() + " (" + name + ":" + r.line() + ")").toList();
+        boolean nameOnly = policies.namesByFileName();
+        List<String> shown = rules.stream().map(r -> r.pattern() + " (" + r.location(nameOnly) + ")").toList();
         return "expanded at start: " + String.join(", ", shown) + ": a path created during a run that matches "
                 + (rules.size() == 1 ? "it" : "one of them") + " is protected only inside a protected directory";
     }

@@ -337,7 +337,8 @@ class CliTest {
         Result r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
         assertEquals(1, r.code());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("format", "policy", "root", "anyProtected", "results"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "anyProtected",
+                "results"), doc.keySet());
         assertEquals(lock.toString(), doc.getString("policy"));
         assertEquals(root.toString(), doc.getString("root"));
         assertTrue(doc.getBoolean("anyProtected"));
@@ -411,7 +412,8 @@ class CliTest {
         Result js = run("check", "--json", "--policy", lock.toString());
         assertEquals(0, js.code());
         JSONObject doc = new JSONObject(js.out());
-        assertEquals(java.util.Set.of("format", "policy", "root", "protected", "warnings"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "protected",
+                "warnings"), doc.keySet());
         JSONArray prot = doc.getJSONArray("protected");
         assertEquals(5, prot.length());
         JSONObject auth = prot.getJSONObject(4);
@@ -469,8 +471,8 @@ class CliTest {
         Result r = run("status", "--json", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("format", "policy", "root", "version", "patterns", "protectedPaths", "expandedAtStart",
-                "warnings", "backends", "runWouldUse", "enforcedBy"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
+                "protectedPaths", "expandedAtStart", "warnings", "backends", "runWouldUse", "enforcedBy"), doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));
         JSONArray pats = doc.getJSONArray("patterns");
