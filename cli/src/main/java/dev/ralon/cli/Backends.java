@@ -66,43 +66,40 @@ final class Backends {
     }
 
     /**
-     * The backend {@code run} uses for this protected set. Pinned: that one (exit 2 when unknown or unavailable),
-     * whatever its plan says. Not pinned: the strongest available backend (rank above 0) whose plan is enforceable;
-     * when none is, the strongest available one, so that its refusals are what the user sees.
+     * The backend {@code run} uses for this protected set, and its plan. The machine decides, never the policy:
+     * pinned, that one (exit 2 when unknown or unavailable); else the available backend of highest rank above 0
+     * (mount wherever user namespaces work), whatever its plan says, so that the content of agent.lock can never
+     * switch a run to a backend with other costs (Landlock's create-restricted directories). A protected path that
+     * does not exist is left out of the plan of a backend that cannot stop its creation
+     * ({@link #notPreventable}); {@code run} says so in one line.
+     *
+     * @return the choice; {@code passedOver} is always empty (kept for callers that print it)
      */
     static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set) {
-        if (pinned != null) {
-            Probed p = choose(enforcers, pinned);
-            return new Choice(p, p.enforcer().plan(set), List.of());
+        Probed p = choose(enforcers, pinned);
+        return new Choice(p, p.enforcer().plan(forBackend(set, p.enforcer())), List.of());
+    }
+
+    /**
+     * The protected paths that do not exist and that {@code e} cannot stop being created (it does not declare
+     * {@link Guarantee#CREATE_MISSING}): a bind mount needs an existing target. Empty for a backend that can.
+     */
+    static List<ProtectedPath> notPreventable(ProtectedSet set, Enforcer e) {
+        if (e.guarantees().contains(Guarantee.CREATE_MISSING)) {
+            return List.of();
         }
-        List<String> passedOver = new ArrayList<>();
-        Choice first = null;
-        List<String> why = new ArrayList<>();
-        for (Enforcer e : enforcers.all()) {
-            if (e.rank() <= 0) {
-                continue;
-            }
-            Probe probe = safeProbe(e);
-            if (!probe.available()) {
-                why.add(e.name() + ": " + probe.detail() + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")"));
-                continue;
-            }
-            Plan plan = e.plan(set);
-            Choice c = new Choice(new Probed(e, probe), plan, List.copyOf(passedOver));
-            if (plan.enforceable()) {
-                return c;
-            }
-            if (first == null) {
-                first = c;
-            }
-            passedOver.add(e.name() + " cannot enforce this policy (" + String.join("; ", plan.refusals()) + ")");
+        return set.paths().stream().filter(pp -> pp.kind() == ProtectedPath.Kind.MISSING).toList();
+    }
+
+    /** {@code set} without the {@link #notPreventable} paths of {@code e}: what its plan can cover. */
+    static ProtectedSet forBackend(ProtectedSet set, Enforcer e) {
+        List<ProtectedPath> gone = notPreventable(set, e);
+        if (gone.isEmpty()) {
+            return set;
         }
-        if (first != null) {
-            return first;
-        }
-        throw CliException.error("no backend can enforce on this host"
-                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
-                + "; `--backend noop` runs the command unprotected");
+        List<ProtectedPath> kept = new ArrayList<>(set.paths());
+        kept.removeAll(gone);
+        return new ProtectedSet(set.root(), set.policyFile(), kept, set.warnings());
     }
 
     static Probe safeProbe(Enforcer e) {

@@ -35,13 +35,14 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Paths, absolute or relative to the working directory.")
+    @Parameters(arity = "0..*", paramLabel = "PATH", type = java.nio.file.Path.class,
+            converter = Completions.Verbatim.class, description = "Paths, absolute or relative to the working directory.")
     List<String> paths = new ArrayList<>();
 
     @Option(names = "--explain", description = "Also print the pattern and line that protect each path.")
     boolean explain;
 
-    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    @Option(names = "--json", description = "Print JSON (shape in docs/json.md; errors are JSON too).")
     boolean json;
 
     @Option(names = "--stdin", description = "Read paths from standard input, one per line.")
@@ -127,6 +128,7 @@ final class CheckCommand implements Callable<Integer> {
         boolean any = !result.findings().isEmpty();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             putPolicies(doc, policy);
             doc.put("base", result.base());
             doc.put("staged", staged);
@@ -163,6 +165,7 @@ final class CheckCommand implements Callable<Integer> {
                 entries.add(m);
             }
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             putPolicies(doc, policy);
             doc.put("root", exp.root().toString());
             doc.put("protected", entries);
@@ -176,7 +179,7 @@ final class CheckCommand implements Callable<Integer> {
                 if (explain) {
                     String note = e.kind() == Expansion.Entry.Kind.MISSING ? " (does not exist yet)"
                             : e.via() != null ? " (reached as " + e.via() + " through a symbolic link)" : "";
-                    lines.println(shown + note + ": protected by " + describe(policy, e.rules()));
+                    lines.println(shown + note + ": protected by " + describe(policy, e.rules(), e.path()));
                 } else {
                     lines.println(shown);
                 }
@@ -203,11 +206,31 @@ final class CheckCommand implements Callable<Integer> {
      * full when several policies are in force).
      */
     static String describe(PolicySet set, List<Rule> rules) {
+        return describe(set, rules, null);
+    }
+
+    /**
+     * {@link #describe(PolicySet, List)}, saying for a rule that protects {@code path} (absolute) only because it
+     * matches everything beneath it ({@code X/**} and {@code X}) that the directory is protected as a whole.
+     */
+    static String describe(PolicySet set, List<Rule> rules, Path path) {
         List<String> parts = new ArrayList<>();
         for (Rule r : rules) {
-            parts.add(r.describe(set.namesByFileName()));
+            parts.add(r.describe(set.namesByFileName()) + (holdsOnly(r, path) ? ", which matches everything beneath"
+                    + " it, so it is protected as a whole, new entries included" : ""));
         }
         return String.join(", ", parts);
+    }
+
+    /** Whether {@code r} protects {@code path} (absolute, or null) only because it holds it (Glob.holds). */
+    private static boolean holdsOnly(Rule r, Path path) {
+        if (path == null || r.implicit() || r.file() == null) {
+            return false;
+        }
+        Path root = r.file().toAbsolutePath().getParent();
+        Path abs = path.toAbsolutePath().normalize();
+        return root != null && abs.startsWith(root) && !abs.equals(root)
+                && r.holdsOnly(root.relativize(abs).toString());
     }
 
     /**

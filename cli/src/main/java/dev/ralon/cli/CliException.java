@@ -4,16 +4,65 @@ package dev.ralon.cli;
 final class CliException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int exitCode;
+    /** For --json: the error's kind id (an ErrorKind or pattern error id for a bad policy), and where, when known. */
+    private final String kind;
+    private final String file;
+    private final int line;
+    private final int column;
     private final transient dev.ralon.policy.PolicyException policyError;
 
     CliException(int exitCode, String message) {
-        this(exitCode, message, null);
+        this(exitCode, message, "error", null, 0, 0, null);
     }
 
-    private CliException(int exitCode, String message, dev.ralon.policy.PolicyException policyError) {
+    private CliException(int exitCode, String message, String kind, String file, int line, int column,
+            dev.ralon.policy.PolicyException policyError) {
         super(message, null, false, false);
         this.exitCode = exitCode;
+        this.kind = kind;
+        this.file = file;
+        this.line = line;
+        this.column = column;
         this.policyError = policyError;
+    }
+
+    /** An error of the given kind id (e.g. "no-policy", "usage"), without a place. */
+    static CliException of(String kind, String message) {
+        return new CliException(ExitCodes.ERROR, message, kind, null, 0, 0, null);
+    }
+
+    /**
+     * The JSON document for a failure when --json was given (docs/json.md): {@code {"format": 1, "error": {"kind",
+     * "file", "line", "column", "message"}}}; file is null and line and column 0 when the error has no place. A policy
+     * that cannot be used adds {@code "errors"}: every problem of the file (spec §10.2), the first being "error".
+     */
+    static java.util.Map<String, Object> errorDocument(Exception ex) {
+        CliException ce = ex instanceof CliException c ? c : null;
+        java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
+        doc.put("error", errorObject(ce != null ? ce.kind : "internal", ce != null ? ce.file : null,
+                ce != null ? ce.line : 0, ce != null ? ce.column : 0,
+                ce != null ? ce.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage()));
+        if (ce != null && ce.policyError != null) {
+            java.util.List<Object> all = new java.util.ArrayList<>();
+            for (dev.ralon.policy.PolicyException.Problem p : ce.policyError.problems()) {
+                all.add(errorObject(p.id(), p.file() == null ? null : p.file().toString(), p.line(), p.column(),
+                        p.message()));
+            }
+            doc.put("errors", all);
+        }
+        return doc;
+    }
+
+    private static java.util.Map<String, Object> errorObject(String kind, String file, int line, int column,
+            String message) {
+        java.util.Map<String, Object> error = new java.util.LinkedHashMap<>();
+        error.put("kind", kind);
+        error.put("file", file);
+        error.put("line", line);
+        error.put("column", column);
+        error.put("message", oneLine(message));
+        return error;
     }
 
     static CliException error(String message) {
@@ -22,7 +71,8 @@ final class CliException extends RuntimeException {
 
     /** A policy that cannot be used: exit 2, every problem of the file on its own line (spec §10.2). */
     static CliException policy(dev.ralon.policy.PolicyException e) {
-        return new CliException(ExitCodes.ERROR, e.getMessage(), e);
+        return new CliException(ExitCodes.ERROR, e.getMessage(), e.id(), e.file() == null ? null : e.file().toString(),
+                e.line(), e.column(), e);
     }
 
     /** The policy error this failure reports, or null. */

@@ -121,7 +121,7 @@ final class FastCheck {
                 results.add(r);
             } else if (!rules.isEmpty()) {
                 if (explain) {
-                    out.print(p + ": protected by " + CheckCommand.describe(policy, rules));
+                    out.print(p + ": protected by " + CheckCommand.describe(policy, rules, path));
                 } else {
                     out.print(p);
                 }
@@ -130,6 +130,7 @@ final class FastCheck {
         }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             CheckCommand.putPolicies(doc, policy);
             doc.put("root", policy.root().toString());
             doc.put("anyProtected", any);

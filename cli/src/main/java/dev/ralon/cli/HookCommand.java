@@ -104,7 +104,7 @@ final class HookCommand implements Callable<Integer> {
 
     static final List<HookFormat> FORMATS = List.of(new ClaudeCode());
 
-    @Parameters(index = "0", paramLabel = "FORMAT", description = "The agent's hook format: claude-code.")
+    @Parameters(index = "0", paramLabel = "FORMAT", completionCandidates = Completions.HookNames.class, description = "The agent's hook format: claude-code.")
     String format;
 
     @Option(names = "--policy", paramLabel = "FILE", description = "Use this policy file instead of discovering one.")

@@ -12,11 +12,20 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code ralon init}: writes a starter agent.lock; never overwrites one without {@code --force}. */
+/**
+ * {@code ralon init}: writes a starter agent.lock, proposing as active entries the sensitive paths found in the
+ * directory ({@link SensitivePaths}), each with a comment; {@code --minimal} writes the template alone. Never
+ * overwrites without {@code --force}. The file gets the user's umask (0644 under 022), like any file the user makes:
+ * a separate agent account, or the hook run as another user, must be able to read it.
+ */
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = "Write a starter agent.lock (commented examples; the policy file itself is always protected).")
+        description = {"Write a starter agent.lock. Sensitive paths found here (.env*, CI workflows, private keys,",
+                "credentials files) are proposed as active entries, each with a comment; --minimal writes only the",
+                "commented template. The policy file itself is always protected."})
 final class InitCommand implements Callable<Integer> {
     static final String SCHEMA_URL = "https://ralon.dev/schema/agent-lock/v1.json";
 
@@ -42,6 +51,43 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Overwrite an existing agent.lock.")
     boolean force;
 
+    @Option(names = "--minimal", description = "Write only the commented template; propose nothing found here.")
+    boolean minimal;
+
+    /**
+     * The file's text: {@link #TEMPLATE}, or, with proposals, the template with each proposal as an active entry under
+     * its comment (an example a proposal makes redundant, such as {@code .env} beside {@code .env*}, is dropped).
+     */
+    static String text(List<SensitivePaths.Proposal> proposals) {
+        if (proposals.isEmpty()) {
+            return TEMPLATE;
+        }
+        StringBuilder b = new StringBuilder();
+        for (String line : TEMPLATE.split("\n", -1)) {
+            if (line.equals("  - agent.lock")) {
+                b.append(line).append('\n');
+                b.append("  # found in this directory by `ralon init` (remove what you do not want protected):\n");
+                for (SensitivePaths.Proposal p : proposals) {
+                    b.append("  # ").append(p.why()).append(" (found: ").append(p.found()).append(")\n");
+                    b.append("  - ").append(yamlScalar(p.pattern())).append('\n');
+                }
+                continue;
+            }
+            String example = line.startsWith("  # - ") ? line.substring(6) : null;
+            if (example != null && proposals.stream().anyMatch(p -> yamlScalar(p.pattern()).equals(example)
+                    || p.pattern().equals(example + "*"))) {
+                continue;
+            }
+            b.append(line).append('\n');
+        }
+        return b.substring(0, b.length() - 1); // the template's own last line break only
+    }
+
+    /** A pattern as a YAML scalar: double-quoted when it starts with a character YAML gives a meaning ({@code *}). */
+    static String yamlScalar(String pattern) {
+        return pattern.startsWith("*") ? "\"" + pattern + "\"" : pattern;
+    }
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -58,10 +104,14 @@ final class InitCommand implements Callable<Integer> {
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !force) {
             throw CliException.error(file + " already exists (use --force to overwrite it)");
         }
+        List<SensitivePaths.Proposal> proposals = minimal ? List.of() : SensitivePaths.find(target);
         Path tmp = null;
         try {
-            tmp = Files.createTempFile(target, ".agent.lock.", ".tmp");
-            Files.writeString(tmp, TEMPLATE, StandardCharsets.UTF_8);
+            // created without explicit permissions, so the kernel applies the user's umask to 0666 (open(2)); not
+            // Files.createTempFile, which always makes 0600
+            tmp = target.resolve(".agent.lock." + Long.toUnsignedString(new java.util.Random().nextLong(), 36) + ".tmp");
+            Files.writeString(tmp, text(proposals), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
             if (force) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } else {
@@ -86,7 +136,9 @@ final class InitCommand implements Callable<Integer> {
                 }
             }
         }
-        spec.commandLine().getOut().println("wrote " + file);
+        spec.commandLine().getOut().println("wrote " + file + (proposals.isEmpty() ? "" : " (protecting what it"
+                + " found here: " + String.join(", ", proposals.stream().map(SensitivePaths.Proposal::pattern).toList())
+                + ")"));
         spec.commandLine().getOut().println("next: edit it, then `ralon status` to see what it protects");
         return ExitCodes.OK;
     }

@@ -9,6 +9,12 @@ import java.util.Map;
  * key order, and stable, readable output matters more here than a dependency.
  */
 final class Json {
+    /**
+     * The version of every JSON document the CLI prints (the {@code "format"} key, first in each): raised when a key
+     * changes meaning or disappears; adding a key does not raise it (docs/json.md).
+     */
+    static final int FORMAT = 1;
+
     private Json() {
     }
 

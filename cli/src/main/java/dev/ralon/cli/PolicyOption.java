@@ -28,7 +28,7 @@ final class PolicyOption {
             Path cwd = Path.of("").toAbsolutePath();
             PolicySet set = PolicySet.inForceAt(cwd);
             if (set.isEmpty()) {
-                throw CliException.error("no " + PolicyDiscovery.FILE_NAME + " in " + cwd
+                throw CliException.of("no-policy", "no " + PolicyDiscovery.FILE_NAME + " in " + cwd
                         + " or any parent directory (create one with: ralon init)");
             }
             return set;

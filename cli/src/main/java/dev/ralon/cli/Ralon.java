@@ -37,6 +37,11 @@ final class Ralon implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** {@code ralon --policy FILE COMMAND} (the form of docs/spec.md §2): handed to the command's own --policy. */
+    @CommandLine.Option(names = "--policy", paramLabel = "FILE",
+            description = "Use this policy file (the same as --policy after the command).")
+    java.nio.file.Path policy;
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (init, check, status, run)");
@@ -53,14 +58,62 @@ final class Ralon implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // `ralon run claude --resume`: everything from the command name on belongs to the command
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        boolean json = JsonRequest.wanted(args);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("ralon: " + CliException.oneLine(ex.getMessage()) + " (see ralon "
-                    + (ex.getCommandLine() == cl ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)");
+            String message = CliException.oneLine(ex.getMessage()) + suggestion(ex) + " (see ralon "
+                    + (ex.getCommandLine() == cl ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)";
+            err.println("ralon: " + message);
             err.flush();
+            if (json) {
+                out.println(Json.write(CliException.errorDocument(CliException.of("usage", message))));
+                out.flush();
+            }
             return ExitCodes.ERROR;
         });
-        cl.setExecutionExceptionHandler((ex, c, parsed) -> CliException.report(ex, err));
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            if (json) {
+                out.println(Json.write(CliException.errorDocument(ex)));
+                out.flush();
+            }
+            return CliException.report(ex, err);
+        });
+        cl.setExecutionStrategy(parsed -> {
+            handPolicyDown(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         return cl.execute(args);
+    }
+
+    /**
+     * {@code ralon --policy FILE COMMAND}: sets the command's own {@code --policy} to FILE. Refused when the command
+     * reads no policy, or when both are given and differ.
+     */
+    private static void handPolicyDown(CommandLine.ParseResult parsed) {
+        CommandLine.Model.OptionSpec top = parsed.commandSpec().findOption("--policy");
+        java.nio.file.Path file = top == null ? null : top.getValue();
+        if (file == null || !parsed.hasSubcommand()) {
+            return;
+        }
+        CommandLine.ParseResult sub = parsed.subcommand();
+        CommandLine.Model.OptionSpec own = sub.commandSpec().findOption("--policy");
+        if (own == null) {
+            throw new CommandLine.ParameterException(sub.commandSpec().commandLine(),
+                    "--policy does not apply to " + sub.commandSpec().name() + " (it reads no policy)");
+        }
+        java.nio.file.Path given = own.getValue();
+        if (given != null && !given.equals(file)) {
+            throw new CommandLine.ParameterException(sub.commandSpec().commandLine(),
+                    "--policy given twice, before and after " + sub.commandSpec().name() + ", with different files");
+        }
+        own.setValue(file);
+    }
+
+    /** picocli's "did you mean" for an unknown command or option, as a clause of the one error line. */
+    static String suggestion(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+            return "; did you mean: " + String.join(" or ", u.getSuggestions()) + "?";
+        }
+        return "";
     }
 
     static final class Version implements CommandLine.IVersionProvider {

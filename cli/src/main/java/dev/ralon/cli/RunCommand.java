@@ -52,14 +52,19 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "Use this backend (see `ralon status`).")
+    @Option(names = "--backend", paramLabel = "NAME", completionCandidates = Completions.BackendNames.class, description = "Use this backend (see `ralon status`).")
     String backend;
 
     @Option(names = "--dry-run", description = "Print the plan and exit: 0 if it can be enforced, 1 if not.")
     boolean dryRun;
 
-    @Option(names = "--json", description = "With --dry-run: print the plan as JSON.")
+    @Option(names = "--json", description = "With --dry-run: print the plan as JSON (shape in docs/json.md; errors are"
+            + " JSON too).")
     boolean json;
+
+    @Option(names = {"-q", "--quiet"}, description = "Do not print the start line (how many paths are locked, by"
+            + " which backend, what is not covered) nor what the kernel's error codes mean; warnings still print.")
+    boolean quiet;
 
     @Option(names = "--allow-degraded", description = "Run even when the backend cannot keep every guarantee it "
             + "declares for this policy; what is missing is printed before the command starts.")
@@ -69,7 +74,7 @@ final class RunCommand implements Callable<Integer> {
             + " files and the other paths that run code later outside the sandbox; `ralon status` lists them).")
     boolean noBaseline;
 
-    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    @Parameters(arity = "0..*", paramLabel = "CMD", type = Path.class, converter = Completions.Verbatim.class, description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
     @picocli.CommandLine.Spec
@@ -124,10 +129,20 @@ final class RunCommand implements Callable<Integer> {
         var enforcer = chosen.enforcer();
         // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
         // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
-        Baseline.Applied baseline = noBaseline ? null : Baseline.apply(enforcer, policySet, choice.plan(),
+        ProtectedSet policyPlanned = Backends.forBackend(policySet, enforcer);
+        Baseline.Applied baseline = noBaseline ? null : Baseline.apply(enforcer, policyPlanned, choice.plan(),
                 Baseline.items(expansion.policy().root(), System.getenv()));
-        ProtectedSet set = baseline == null ? policySet : baseline.set();
         Plan plan = baseline == null ? choice.plan() : baseline.plan();
+        // set: every protected path (the missing ones this backend cannot cover included); planned: what the plan covers
+        ProtectedSet set = baseline == null ? policySet : Baseline.merge(policySet, baseline.kept());
+        ProtectedSet planned = baseline == null ? policyPlanned : baseline.set();
+        List<ProtectedPath> notPreventable = Backends.notPreventable(policySet, enforcer);
+        List<String> notes = new ArrayList<>();
+        String missingLine = StartReport.missingLine(enforcer, policySet, notPreventable);
+        if (missingLine != null) {
+            notes.add(missingLine);
+        }
+        List<String> gitNotes = StartReport.gitNotes(enforcer, set, plan);
         for (String passed : json ? List.<String>of() : choice.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
@@ -143,12 +158,26 @@ final class RunCommand implements Callable<Integer> {
                 doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
                 doc.put("baseline", Baseline.json(baseline));
+                doc.put("notPreventable", notPreventable.stream().map(pp -> pp.path().toString()).toList());
+                doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
+                doc.put("notes", notes);
+                @SuppressWarnings("unchecked")
+                List<String> w = (List<String>) doc.get("warnings");
+                w.addAll(gitNotes);
                 out.println(Json.write(doc));
             } else {
                 if (leftOut != null) {
                     out.println("note: " + leftOut);
                 }
-                printPlan(out, enforcer, chosen, set, policies, plan, refusals);
+                List<String> extra = new ArrayList<>(notes);
+                String expandedLine = StartReport.expandedLine(policies);
+                if (expandedLine != null) {
+                    extra.add("note: " + expandedLine);
+                }
+                for (String g : gitNotes) {
+                    extra.add("warning: " + g);
+                }
+                printPlan(out, enforcer, chosen, set, policies, plan, refusals, extra);
                 Baseline.print(out, baseline, enforcer.name());
             }
             out.flush();
@@ -159,6 +188,9 @@ final class RunCommand implements Callable<Integer> {
             err.println("ralon: note: " + leftOut);
         }
         for (String w : set.warnings()) {
+            if (!notPreventable.isEmpty() && w.endsWith(" names nothing that exists yet")) {
+                continue; // the one line about missing paths (missingLine) says it, with what it means in this run
+            }
             err.println("ralon: warning: " + w);
         }
         for (String w : plan.warnings()) {
@@ -167,6 +199,12 @@ final class RunCommand implements Callable<Integer> {
         String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
         if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
             err.println("ralon: " + baselineLine);
+        }
+        for (String w : gitNotes) {
+            err.println("ralon: warning: " + w);
+        }
+        for (String n : notes) {
+            err.println("ralon: " + n);
         }
         if (!enforceable) {
             if (!allowDegraded) {
@@ -188,11 +226,19 @@ final class RunCommand implements Callable<Integer> {
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policies.nearest().file().toString());
+        StartReport.putEnv(env, enforcer, planned);
         Launch launch;
         try {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        }
+        if (!quiet) {
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies));
+            String errno = StartReport.errnoLine(enforcer);
+            if (errno != null) {
+                err.println(errno);
+            }
         }
         out.flush();
         err.flush();
@@ -205,7 +251,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, PolicySet policies, Plan plan, List<String> refusals) {
+                          ProtectedSet set, PolicySet policies, Plan plan, List<String> refusals, List<String> extra) {
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         for (Path file : policies.files()) { // every file in force, farthest first
             out.println("policy: " + file);
@@ -232,6 +278,9 @@ final class RunCommand implements Callable<Integer> {
         for (String w : warnings) {
             out.println("warning: " + w);
         }
+        for (String x : extra) {
+            out.println(x);
+        }
         for (String r : refusals) {
             out.println("cannot enforce: " + r);
         }
@@ -241,6 +290,7 @@ final class RunCommand implements Callable<Integer> {
     static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
                                         ProtectedSet set, Plan plan, List<String> refusals) {
         Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
         doc.put("backend", enforcer.name());
         doc.put("probe", chosen.probe().detail());
         doc.put("policy", set.policyFile().toString());

@@ -36,7 +36,7 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     PolicyOption policyOption;
 
-    @Option(names = "--json", description = "Print JSON (shape documented in the README).")
+    @Option(names = "--json", description = "Print JSON (shape in docs/json.md; errors are JSON too).")
     boolean json;
 
     @picocli.CommandLine.Spec
@@ -76,6 +76,7 @@ final class StatusCommand implements Callable<Integer> {
 
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("format", Json.FORMAT);
             CheckCommand.putPolicies(doc, policies);
             doc.put("root", exp.root().toString());
             doc.put("version", policies.nearest().version());
@@ -91,6 +92,7 @@ final class StatusCommand implements Callable<Integer> {
             }
             doc.put("patterns", patterns);
             doc.put("protectedPaths", exp.entries().size());
+            doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(Rule::pattern).toList());
             doc.put("warnings", warnings);
             List<Object> backends = new ArrayList<>();
             for (Backends.Probed p : probed) {
@@ -136,6 +138,11 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
                         exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
             }
+        }
+        String expanded = StartReport.expandedLine(policies);
+        if (expanded != null) {
+            out.println();
+            out.println("note: " + expanded);
         }
         if (!warnings.isEmpty()) {
             out.println();

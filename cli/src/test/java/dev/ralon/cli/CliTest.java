@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -125,6 +126,100 @@ class CliTest {
         assertError(run("check", "-z", "--policy", lock.toString(), "x"), "-z goes with --stdin");
     }
 
+    // ---- the command line: --policy before the command, did you mean, completion ----
+
+    @Test
+    void policyBeforeTheCommandIsTheCommandsOwn() throws Exception {
+        Result before = run("--policy", lock.toString(), "check", "--explain", p(".env"));
+        Result after = run("check", "--explain", "--policy", lock.toString(), p(".env"));
+        assertEquals(1, before.code(), before.toString());
+        assertEquals(after, before);
+        assertEquals(0, run("--policy", lock.toString(), "status").code());
+        assertEquals(0, run("--policy", lock.toString(), "run", "--dry-run", "--backend", "noop", "--", "true").code());
+        assertError(run("--policy", lock.toString(), "schema"), "--policy does not apply to schema");
+        Path other = Files.writeString(tmp.resolve("other.lock"), "version: 1\n");
+        assertError(run("--policy", lock.toString(), "check", "--policy", other.toString(), p(".env")),
+                "--policy given twice");
+        assertEquals(1, run("--policy", lock.toString(), "check", "--policy", lock.toString(), p(".env")).code());
+    }
+
+    @Test
+    void anUnknownCommandOrOptionGetsADidYouMean() {
+        assertError(run("chek", "x"), "'chek'", "did you mean: check");
+        assertError(run("stauts"), "did you mean: status");
+        assertError(run("run", "--dryrun", "--", "true"), "Unknown option: '--dryrun'", "did you mean: --dry-run?");
+    }
+
+    @Test
+    void completionCompletesFileNamesBackendNamesAndHookNames() {
+        Result r = run("generate-completion");
+        assertEquals(0, r.code(), r.err());
+        String script = r.out();
+        String check = script.substring(script.indexOf("function _picocli_ralon_check()"));
+        check = check.substring(0, check.indexOf("\n}\n"));
+        assertTrue(check.contains("positionals=$( compgen -f -- \"${curr_word}\" ) # files"), "check PATH: " + check);
+        assertTrue(script.contains("local NAME_option_args=(\"mount\" \"landlock\" \"noop\") # --backend values"),
+                script);
+        String hook = script.substring(script.indexOf("function _picocli_ralon_hook()"));
+        hook = hook.substring(0, hook.indexOf("\n}\n"));
+        assertTrue(hook.contains("claude-code"), "hook FORMAT: " + hook);
+        String run = script.substring(script.indexOf("function _picocli_ralon_run()"));
+        run = run.substring(0, run.indexOf("\n}\n"));
+        assertTrue(run.contains("compgen -f"), "run CMD: " + run);
+    }
+
+    // ---- JSON: a version field, and errors as JSON ----
+
+    @Test
+    void everyJsonDocumentHasItsFormatAndErrorsAreJsonToo() throws Exception {
+        for (String[] args : List.of(new String[] {"status", "--json"}, new String[] {"check", "--json"},
+                new String[] {"check", "--json", p(".env")},
+                new String[] {"run", "--dry-run", "--json", "--backend", "noop", "--", "true"})) {
+            List<String> a = new ArrayList<>(List.of(args));
+            a.add(1, lock.toString());
+            a.add(1, "--policy");
+            Result r = run(a.toArray(String[]::new));
+            JSONObject doc = new JSONObject(r.out());
+            assertEquals(1, doc.getInt("format"), List.of(args) + ": " + r.out());
+            assertTrue(r.out().startsWith("{\n  \"format\": 1,\n"), "the format comes first: " + r.out());
+        }
+        Files.writeString(lock, "version: 1\nprotect:\n  - ok\n  - /abs\n");
+        for (String cmd : List.of("status", "check")) {
+            Result bad = run(cmd, "--json", "--policy", lock.toString());
+            assertEquals(2, bad.code(), bad.toString());
+            JSONObject e = new JSONObject(bad.out()).getJSONObject("error");
+            assertEquals(1, new JSONObject(bad.out()).getInt("format"));
+            assertEquals("pattern-absolute", e.getString("kind"), bad.out());
+            assertEquals(4, e.getInt("line"));
+            assertEquals(5, e.getInt("column"));
+            assertEquals(lock.toString(), e.getString("file"));
+            assertTrue(e.getString("message").contains("agent.lock:4:5"), e.toString());
+            assertEquals(1, bad.errLines().size(), "the one line on stderr stays: " + bad.err());
+        }
+        Result usage = run("status", "--json", "--bogus");
+        assertEquals("usage", new JSONObject(usage.out()).getJSONObject("error").getString("kind"));
+        Result plain = run("status", "--policy", lock.toString());
+        assertError(plain, "agent.lock:4:5");
+    }
+
+    @Test
+    void explainSaysADirectoryIsProtectedAsAWhole() throws Exception {
+        Files.createDirectories(root.resolve(".github/workflows"));
+        Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n");
+        Result r = run("check", "--explain", "--policy", lock.toString(), p(".github/workflows"),
+                p(".github/workflows/new.yml"), p(".github"));
+        assertEquals(1, r.code(), r.toString());
+        assertEquals(p(".github/workflows") + ": protected by \".github/workflows/**\" (agent.lock:3), which matches"
+                + " everything beneath it, so it is protected as a whole, new entries included\n"
+                + p(".github/workflows/new.yml") + ": protected by \".github/workflows/**\" (agent.lock:3)\n", r.out());
+        Result status = run("status", "--policy", lock.toString());
+        assertFalse(status.out().contains("expanded at start"), status.out());
+        Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n  - \"**/*.pem\"\n");
+        status = run("status", "--policy", lock.toString());
+        assertTrue(status.out().contains("note: expanded at start: **/*.pem (agent.lock:4): a path created during a"
+                + " run that matches it is protected only inside a protected directory"), status.out());
+    }
+
     // ---- init ----
 
     @Test
@@ -149,6 +244,36 @@ class CliTest {
         assertEquals(0, forced.code(), forced.toString());
         assertEquals(InitCommand.TEMPLATE, Files.readString(written));
         assertEquals(List.of("agent.lock"), List.copyOf(listing(dir).keySet()), "no temporary file left");
+    }
+
+    @Test
+    void initProposesTheSensitivePathsItFindsWithACommentEachAndMinimalDoesNot() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("project"));
+        for (String f : List.of(".env", ".env.local", ".github/workflows/ci.yml", "certs/server.pem", "deploy/id_rsa",
+                "config/app.key", "node_modules/dep/test.pem", "src/main.c", ".npmrc")) {
+            Files.createDirectories(dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "x");
+        }
+        Result r = run("init", dir.toString());
+        assertEquals(0, r.code(), r.toString());
+        String text = Files.readString(dir.resolve("agent.lock"));
+        List<String> patterns = PolicyLoader.load(dir.resolve("agent.lock")).declaredRules().stream()
+                .map(dev.ralon.policy.Rule::pattern).toList();
+        assertEquals(List.of("agent.lock", ".env*", ".github/workflows/**", ".npmrc", "**/*.pem", "**/*.key",
+                "**/id_rsa"), patterns, text);
+        assertTrue(text.contains("  # environment files with secrets (.env, .env.local, .envrc, ...) (found: .env)\n"
+                + "  - .env*\n"), text);
+        assertTrue(text.contains("(found: certs/server.pem)\n  - \"**/*.pem\"\n"), "node_modules is not walked: " + text);
+        assertTrue(text.contains("  # - src/auth/\n"), "examples not proposed stay as examples: " + text);
+        assertFalse(text.contains("  # - .env\n"), text);
+        assertTrue(r.out().contains("protecting what it found here: .env*, .github/workflows/**"), r.out());
+        // what it proposes is protected, directories as a whole
+        assertEquals(1, run("check", "--policy", dir.resolve("agent.lock").toString(), dir.resolve(".env.local").toString(),
+                dir.resolve(".github/workflows/new.yml").toString()).code());
+
+        Result min = run("init", "--minimal", "--force", dir.toString());
+        assertEquals(0, min.code(), min.toString());
+        assertEquals(InitCommand.TEMPLATE, Files.readString(dir.resolve("agent.lock")));
     }
 
     @Test
@@ -212,7 +337,8 @@ class CliTest {
         Result r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
         assertEquals(1, r.code());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "anyProtected", "results"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "anyProtected",
+                "results"), doc.keySet());
         assertEquals(lock.toString(), doc.getString("policy"));
         assertEquals(root.toString(), doc.getString("root"));
         assertTrue(doc.getBoolean("anyProtected"));
@@ -286,7 +412,8 @@ class CliTest {
         Result js = run("check", "--json", "--policy", lock.toString());
         assertEquals(0, js.code());
         JSONObject doc = new JSONObject(js.out());
-        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "protected", "warnings"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "protected",
+                "warnings"), doc.keySet());
         JSONArray prot = doc.getJSONArray("protected");
         assertEquals(5, prot.length());
         JSONObject auth = prot.getJSONObject(4);
@@ -344,8 +471,9 @@ class CliTest {
         Result r = run("status", "--json", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns", "protectedPaths", "warnings", "backends",
-                "runWouldUse", "enforcedBy", "baseline"), doc.keySet());
+        assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
+                "protectedPaths", "expandedAtStart", "warnings", "backends", "runWouldUse", "enforcedBy", "baseline"),
+                doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));
         JSONArray pats = doc.getJSONArray("patterns");

@@ -97,10 +97,26 @@ public final class ProtectedPaths {
         }
     }
 
+    /**
+     * What git writes in ordinary work (commit, checkout, status, fetch), relative to the work tree: a protected
+     * entry at or beneath one of these (or {@code .git} itself, or an ancestor) stops git under every backend.
+     * {@code .git/hooks}, {@code .git/config}, {@code .git/info} are not among them: protecting those costs git
+     * nothing under mount; under landlock the directories on the way ({@code .git}) become create-restricted, which
+     * the CLI says for the backend in use.
+     */
+    private static final List<String> GIT_WRITES = List.of(".git/index", ".git/HEAD", ".git/objects", ".git/refs",
+            ".git/logs", ".git/packed-refs", ".git/COMMIT_EDITMSG", ".git/ORIG_HEAD", ".git/FETCH_HEAD",
+            ".git/MERGE_HEAD", ".git/modules", ".git/worktrees");
+
     private static void adviseGit(Expansion e) {
         for (Expansion.Entry entry : e.entries()) {
-            if (entry.relPath().equals(".git") || entry.relPath().startsWith(".git/")) {
-                e.warnings().add("the policy protects " + entry.relPath() + ": git cannot update its index, objects or "
+            String rel = entry.relPath();
+            boolean stopsGit = rel.equals(".git");
+            for (String w : GIT_WRITES) {
+                stopsGit |= rel.equals(w) || rel.startsWith(w + "/");
+            }
+            if (stopsGit) {
+                e.warnings().add("the policy protects " + rel + ": git cannot update its index, objects or "
                         + "refs there, so commit, checkout and even status may fail inside the sandbox");
                 return;
             }
@@ -253,7 +269,8 @@ public final class ProtectedPaths {
                 String childRel = rel.isEmpty() ? name : rel + "/" + name;
                 List<Rule> matched = new ArrayList<>(1);
                 for (Rule r : live) {
-                    if (r.glob().matchesExactly(childRel)) {
+                    // held (X/** holds X): the directory as a whole, so entries created in it later are protected
+                    if (r.glob().matchesExactly(childRel) || r.glob().holds(childRel)) {
                         matched.add(r);
                     }
                 }
@@ -374,10 +391,11 @@ public final class ProtectedPaths {
         void addMissingLiterals() {
             for (Rule r : rules) {
                 Glob g = r.glob();
-                if (!g.isLiteral()) {
+                if (!g.isLiteral() && g.literalHolder() == null) {
                     continue;
                 }
-                String rel = g.literalPath();
+                // a literal, or the literal path L that "L/**" holds: both name one path the policy protects
+                String rel = g.isLiteral() ? g.literalPath() : g.literalHolder();
                 if (covered(rel)) {
                     continue;
                 }

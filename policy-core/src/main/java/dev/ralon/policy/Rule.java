@@ -73,9 +73,17 @@ public final class Rule {
         return implicit;
     }
 
-    /** Whether this rule protects the relative path (matched itself or beneath a matched directory). */
+    /**
+     * Whether this rule protects the relative path: matched itself, beneath a matched path, or held by the pattern
+     * (every path that could exist beneath it is matched: {@code X/**} protects {@code X}, see {@link Glob#holds}).
+     */
     public boolean matches(String relPath) {
-        return glob.matches(relPath);
+        return glob.protects(relPath);
+    }
+
+    /** Whether this rule protects the relative path only because the pattern {@link Glob#holds holds} it. */
+    public boolean holdsOnly(String relPath) {
+        return !glob.matches(relPath) && glob.holds(relPath);
     }
 
     /**

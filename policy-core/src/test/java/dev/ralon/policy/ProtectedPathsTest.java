@@ -66,6 +66,38 @@ class ProtectedPathsTest {
     }
 
     @Test
+    void aPatternThatHoldsADirectoryProtectsTheDirectoryAsAWhole() throws Exception {
+        file(".github/workflows/ci.yml");
+        file(".github/workflows/sub/x.yml");
+        file(".github/CODEOWNERS");
+        Expansion e = expand(".github/workflows/**");
+        assertEquals(Map.of("agent.lock", Kind.FILE, ".github/workflows", Kind.DIRECTORY), kinds(e));
+        assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)));
+        // the same for X/* and X/**/*; X/**/*.yml is expanded file by file
+        assertEquals(Kind.DIRECTORY, kinds(expand(".github/workflows/*")).get(".github/workflows"));
+        assertEquals(Kind.DIRECTORY, kinds(expand(".github/workflows/**/*")).get(".github/workflows"));
+        Map<String, Kind> yml = kinds(expand(".github/workflows/**/*.yml"));
+        assertEquals(Map.of("agent.lock", Kind.FILE, ".github/workflows/ci.yml", Kind.FILE,
+                ".github/workflows/sub/x.yml", Kind.FILE), yml);
+        // every directory named b, wherever it is
+        file("p/b/k");
+        file("q/r/b/k");
+        Map<String, Kind> bs = kinds(expand("**/b/**"));
+        assertEquals(Kind.DIRECTORY, bs.get("p/b"));
+        assertEquals(Kind.DIRECTORY, bs.get("q/r/b"));
+    }
+
+    @Test
+    void aHeldDirectoryThatDoesNotExistIsAMissingPathLikeALiteral() throws Exception {
+        dir(".github");
+        Expansion e = expand(".github/workflows/**");
+        assertEquals(Kind.MISSING, kinds(e).get(".github/workflows"));
+        // and a held path that is a file is protected itself (the policy protects X whatever X is)
+        file("notes");
+        assertEquals(Kind.FILE, kinds(expand("notes/**")).get("notes"));
+    }
+
+    @Test
     void theImplicitRuleListsThePolicyFile() throws Exception {
         Expansion e = expand();
         assertEquals(Map.of("agent.lock", Kind.FILE), kinds(e));
@@ -254,10 +286,16 @@ class ProtectedPathsTest {
     void protectingGitIsExplained() throws Exception {
         file(".git/HEAD");
         file(".git/hooks/pre-commit");
-        Expansion e = expand(".git/hooks");
-        assertEquals(Kind.DIRECTORY, entry(e, ".git/hooks").kind());
+        file(".git/refs/heads/main");
+        Expansion e = expand(".git/refs/heads");
+        assertEquals(Kind.DIRECTORY, entry(e, ".git/refs/heads").kind());
         assertEquals(1, e.warnings().size(), e.warnings().toString());
-        assertTrue(e.warnings().get(0).contains(".git/hooks") && e.warnings().get(0).contains("git"), e.warnings().get(0));
+        assertTrue(e.warnings().get(0).contains(".git/refs/heads") && e.warnings().get(0).contains("commit"), e.warnings().get(0));
+        // .git/hooks is not written by commit, checkout or status: no backend-independent warning (under landlock,
+        // the CLI says that .git becomes create-restricted)
+        Expansion hooks = expand(".git/hooks");
+        assertEquals(Kind.DIRECTORY, entry(hooks, ".git/hooks").kind());
+        assertTrue(hooks.warnings().isEmpty(), hooks.warnings().toString());
         dir("src");
         Expansion none = expand("src");
         assertTrue(none.warnings().isEmpty(), none.warnings().toString());

@@ -217,8 +217,9 @@ public final class LandlockEnforcer implements Enforcer {
         List<String> warnings = new ArrayList<>();
         if (!r.onTheWay().isEmpty()) {
             // The one cost of this backend (DESIGN-NOTES §2): say it in plain words, with the most common victim.
-            warnings.add("nothing can be created, removed or renamed directly in " + joined(r.onTheWay())
-                + " while the command runs (Landlock side effect: they lead to protected paths); e.g. a first build"
+            warnings.add("nothing can be created, removed or renamed directly in " + summary(r.onTheWay(),
+                protectedSet.root()) + " while the command runs (Landlock side effect: they lead to protected paths);"
+                + " e.g. a first build"
                 + " cannot create " + protectedSet.root().resolve("target") + " if it does not exist yet: create such"
                 + " directories before starting");
         }
@@ -234,15 +235,35 @@ public final class LandlockEnforcer implements Enforcer {
         return new Plan(name(), steps, r.onTheWay(), warnings, refusals, missing, payload);
     }
 
-    private static String joined(List<Path> paths) {
-        StringBuilder b = new StringBuilder();
-        for (Path p : paths) {
-            if (b.length() > 0) {
-                b.append(", ");
-            }
-            b.append(p);
+    /** How many directories nearest the project root are named in the one-line summary. */
+    static final int NAMED = 3;
+
+    /**
+     * The create-restricted directories in a few words, however many there are: the count, the {@link #NAMED}
+     * nearest to the project root (the root, then the directories inside it, shallowest first, then its ancestors,
+     * nearest first), and how many more, which {@code --dry-run} lists. A long list of paths on one warning line is
+     * read by nobody.
+     */
+    static String summary(List<Path> onTheWay, Path root) {
+        List<Path> order = new ArrayList<>();
+        if (onTheWay.contains(root)) {
+            order.add(root);
         }
-        return b.toString();
+        onTheWay.stream().filter(p -> p.startsWith(root) && !p.equals(root))
+            .sorted(java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder()))
+            .forEach(order::add);
+        onTheWay.stream().filter(p -> !p.startsWith(root))
+            .sorted(java.util.Comparator.comparingInt(Path::getNameCount).reversed()).forEach(order::add);
+        int n = order.size();
+        StringBuilder b = new StringBuilder();
+        b.append(n == 1 ? "1 directory (" : n + " directories (");
+        for (int i = 0; i < Math.min(NAMED, n); i++) {
+            b.append(i == 0 ? "" : ", ").append(order.get(i));
+        }
+        if (n > NAMED) {
+            b.append(" and ").append(n - NAMED).append(" more: `ralon run --dry-run` lists them");
+        }
+        return b.append(')').toString();
     }
 
     private static Path nearestOnTheWay(Path p, List<Path> onTheWay) {

@@ -185,6 +185,23 @@ class LandlockPlanTest {
         assertTrue(warnings.contains(proj.resolve("target").toString()), "the first-build example: " + warnings);
     }
 
+    /** Hundreds of create-restricted directories are one short line: the count, the nearest three, how many more. */
+    @Test
+    void theCreateRestrictedDirectoriesAreSummedUpNotListed() {
+        Path root = Path.of("/home/you/p");
+        List<Path> way = new ArrayList<>(List.of(Path.of("/"), Path.of("/home"), Path.of("/home/you"), root));
+        for (int i = 0; i < 300; i++) {
+            way.add(root.resolve("src/m" + i));
+        }
+        way.add(root.resolve("src"));
+        String s = LandlockEnforcer.summary(way, root);
+        assertEquals("305 directories (/home/you/p, /home/you/p/src, /home/you/p/src/m0 and 302 more: `ralon run"
+            + " --dry-run` lists them)", s);
+        assertEquals("2 directories (/home/you/p, /home/you)", LandlockEnforcer.summary(
+            List.of(Path.of("/home/you"), root), root));
+        assertEquals("1 directory (/home/you/p)", LandlockEnforcer.summary(List.of(root), root));
+    }
+
     @Test
     void refusesWhenAProtectedPathCannotBeOpened() throws IOException {
         Sandboxes.requireLandlock();

@@ -1,5 +1,7 @@
 package dev.ralon.enforcer.landlock;
 
+import dev.ralon.testsupport.Requirements;
+
 import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.exec.Exec;
 import org.junit.jupiter.api.Assumptions;
@@ -28,36 +30,20 @@ final class Sandboxes {
     private Sandboxes() {
     }
 
-    /** Fails in CI (CI=true) when Landlock is unavailable; elsewhere skips the test. */
+    /** Fails in CI (CI=true) when Landlock is unavailable; elsewhere skips the test ({@link Requirements}). */
     static void requireLandlock() {
         var probe = new LandlockEnforcer().probe();
-        if ("true".equals(System.getenv("CI"))) {
-            if (!probe.available()) {
-                throw new AssertionError("CI=true but the landlock backend is unavailable: " + probe.detail());
-            }
-        } else {
-            Assumptions.assumeTrue(probe.available(), "landlock unavailable here: " + probe.detail());
-        }
+        Requirements.require(probe.available(), "the landlock backend (" + probe.detail() + ")");
     }
 
     /** uid of this JVM (the tests expect to run as root to be able to switch to 65534). */
     static boolean isRoot() {
-        try {
-            return "0".equals(String.valueOf(Files.getAttribute(Path.of("/proc/self"), "unix:uid")));
-        } catch (IOException e) {
-            return false;
-        }
+        return Requirements.isRoot();
     }
 
     /** Running as 65534 needs root (setpriv); in CI that must hold, elsewhere a non-root run skips that variant. */
     static void requireRootForSetpriv() {
-        if ("true".equals(System.getenv("CI"))) {
-            if (!isRoot()) {
-                throw new AssertionError("CI=true but tests do not run as root: cannot run the attacks as uid 65534");
-            }
-        } else {
-            Assumptions.assumeTrue(isRoot(), "not root: cannot switch to uid 65534");
-        }
+        Requirements.requireRoot("the attacks run as uid 65534 through setpriv");
     }
 
     /** A world-readable directory under /tmp holding classpath copies, a HOME and the projects to attack. */

@@ -286,7 +286,7 @@ class MountEnforcerTest {
     @Test
     void aliasThroughAnotherMountIsProtectedToo() throws Exception {
         SandboxKit.requireAvailable();
-        org.junit.jupiter.api.Assumptions.assumeTrue(SandboxKit.runningAsRoot(), "making a bind mount needs root");
+        dev.ralon.testsupport.Requirements.requireRoot("making the bind mount that aliases the project");
         Path root = tmp.toRealPath();
         Path project = root.resolve("project");
         Path alias = root.resolve("alias");

@@ -1,5 +1,7 @@
 package dev.ralon.enforcer.mount;
 
+import dev.ralon.testsupport.Requirements;
+
 import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.exec.Exec;
 
@@ -39,12 +41,8 @@ final class SandboxKit {
     /** Fails in CI (where user namespaces exist), skips elsewhere, when the backend is unavailable. */
     static void requireAvailable() {
         var probe = new MountEnforcer().probe();
-        if (!probe.available()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("the mount backend must be available in CI but is not: " + probe.detail() + "; fix: " + probe.fix());
-            }
-            assumeTrue(false, "mount backend unavailable here: " + probe.detail());
-        }
+        Requirements.require(probe.available(), "the mount backend (" + probe.detail()
+                + (probe.fix().isEmpty() ? "" : "; fix: " + probe.fix()) + ")");
     }
 
     static boolean runningAsRoot() {

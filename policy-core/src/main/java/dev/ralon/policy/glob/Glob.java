@@ -44,6 +44,8 @@ public final class Glob {
     private final boolean leadingGlobstarOnly; // "**/t1/.../tk", k >= 1, no other **
     private final int prefixSegs;     // number of leading literal segments
     private final String prefix;      // those segments joined, with a trailing '/'
+    private final boolean holdingTail; // the last segment is ** or matches every name (see holds)
+    private final String holder;      // L for a pattern "L/**", "L/*", "L/**/*" (L literal), else null
 
     private Glob(String source, String normalized, String literalPath, Segment[] segs) {
         this.source = source;
@@ -77,6 +79,12 @@ public final class Glob {
         }
         this.prefixSegs = ps;
         this.prefix = pre.toString();
+        this.holdingTail = trailingGlobstar || segs[n - 1].matchesEveryName();
+        // L/** , L/<every name>, L/**/<every name>: the segments after the literal prefix hold L itself
+        int tail = n - ps;
+        boolean holdsPrefix = ps > 0 && (tail == 1 ? holdingTail
+                : tail == 2 && segs[ps] == Segment.GLOBSTAR && segs[n - 1].matchesEveryName());
+        this.holder = holdsPrefix ? prefix.substring(0, prefix.length() - 1) : null;
     }
 
     /**
@@ -163,6 +171,41 @@ public final class Glob {
         }
         checkPath(dirRelPath);
         return run(dirRelPath, BENEATH);
+    }
+
+    /**
+     * Whether the pattern <em>holds</em> {@code dirRelPath}: it matches ({@link #matchesExactly}) every path that
+     * could exist directly beneath it, whatever its name, so (a matched path covering everything beneath it) every
+     * path that could ever exist beneath it. {@code X/**}, {@code X/*} and {@code X/**}{@code /*} hold {@code X};
+     * {@code **}{@code /b/**} holds every {@code b}; {@code X/**}{@code /*.yml} holds nothing. The policy treats a
+     * held path as protected itself (docs/spec-patterns.md, "Patterns that hold a directory"), so that entries
+     * created in it later are protected too. Decided by form: the last segment is {@code **} or matches every name
+     * ({@code *}, {@code ?*}: a segment of stars and at most one {@code ?}), and the pattern matches
+     * {@code dirRelPath/x} (the last segment then consumes exactly the new name, whatever it is).
+     */
+    public boolean holds(String dirRelPath) {
+        if (!holdingTail) {
+            return false;
+        }
+        checkPath(dirRelPath);
+        return run(dirRelPath + "/x", EXACT);
+    }
+
+    /**
+     * What a policy protects with this pattern: {@link #matches} (the path or an ancestor is matched) or
+     * {@link #holds} (every path that could exist beneath it is matched).
+     */
+    public boolean protects(String relPath) {
+        return matches(relPath) || holds(relPath);
+    }
+
+    /**
+     * For a pattern whose wildcards only say "everything beneath a literal path" ({@code L/**}, {@code L/*},
+     * {@code L/**}{@code /*}): {@code L}, the one path it {@link #holds}; else null. Such a pattern protects paths
+     * created later beneath L; any other pattern with a wildcard is expanded when a run starts.
+     */
+    public String literalHolder() {
+        return holder;
     }
 
     /** The source, as written. */

@@ -20,6 +20,15 @@ abstract class Segment {
 
     abstract boolean matches(String path, int from, int to);
 
+    /**
+     * Whether this segment matches every possible name (every non-empty run of code points without {@code /}):
+     * decided by its form, true exactly for segments made of {@code *} and at most one {@code ?} (e.g. {@code *},
+     * {@code ?*}). A class is never counted as matching everything, even one that would.
+     */
+    boolean matchesEveryName() {
+        return false;
+    }
+
     /** Fast path: no wildcard at all. */
     static final class Literal extends Segment {
         private final String text;
@@ -54,6 +63,11 @@ abstract class Segment {
                     && path.startsWith(prefix, from)
                     && path.startsWith(suffix, to - suffix.length());
         }
+
+        @Override
+        boolean matchesEveryName() {
+            return prefix.isEmpty() && suffix.isEmpty();
+        }
     }
 
     /** The general case: a sequence of literal runs, {@code ?}, classes and {@code *}. */
@@ -78,6 +92,22 @@ abstract class Segment {
                 min += kind[i] == LIT ? lit[i].length() : kind[i] == STAR ? 0 : 1;
             }
             this.minChars = min;
+        }
+
+        @Override
+        boolean matchesEveryName() {
+            int any = 0;
+            int stars = 0;
+            for (byte k : kind) {
+                if (k == ANY) {
+                    any++;
+                } else if (k == STAR) {
+                    stars++;
+                } else {
+                    return false;
+                }
+            }
+            return stars > 0 && any <= 1; // a name has at least one code point; "?" alone only matches one
         }
 
         @Override

@@ -39,6 +39,10 @@ class GitDifferentialTest {
 
     private static final int PATTERNS_PER_TREE = 12;
 
+    /** Names that do not exist in any generated tree, to ask git about paths created later beneath a held directory. */
+    private static final List<String> HOLD_PROBES = List.of("x", ".hidden", "new file.yml", "\u00e9t\u00e9", "[", "*",
+            "-", "a/b/c", "evil.yml");
+
     @TempDir
     static Path tmp;
 
@@ -53,11 +57,29 @@ class GitDifferentialTest {
         } catch (IOException e) {
             ok = false;
         }
-        if (!ok) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("git is required for the differential test in CI, and it cannot be run");
-            }
-            Assumptions.abort("git not available (outside CI): differential test skipped");
+        dev.ralon.testsupport.Requirements.require(ok, "git on PATH (the differential test's oracle)");
+    }
+
+    /**
+     * The patterns that hold a directory (docs/spec-patterns.md): git ignores every path beneath it, whatever its
+     * name; the patterns that do not hold it leave some name unignored.
+     */
+    @Test
+    void heldDirectoriesHaveEveryPathBeneathThemMatchedByGit() throws Exception {
+        Path repo = newRepo("held");
+        Files.createDirectories(repo.resolve("a/c/b"));
+        for (String pattern : List.of("a/**", "a/*", "a/?*", "a/**/*", "**/b/**", "*/**", "a/c/b/**")) {
+            Glob g = Glob.compile(pattern);
+            String dir = pattern.startsWith("**/b") || pattern.startsWith("a/c/b") ? "a/c/b" : "a";
+            assertTrue(g.holds(dir), pattern + " holds " + dir);
+            List<String> probes = HOLD_PROBES.stream().map(n -> dir + "/" + n).toList();
+            assertEquals(Set.copyOf(probes), checkIgnore(repo, "/" + pattern, probes), pattern);
+        }
+        for (String pattern : List.of("a/**/*.yml", "a/*/**", "a/??*", "a/[!x]*", "a/x")) {
+            Glob g = Glob.compile(pattern);
+            assertEquals(false, g.holds("a"), pattern + " does not hold a");
+            List<String> probes = HOLD_PROBES.stream().map(n -> "a/" + n).toList();
+            assertTrue(checkIgnore(repo, "/" + pattern, probes).size() < probes.size(), pattern);
         }
     }
 
@@ -89,6 +111,7 @@ class GitDifferentialTest {
         int quirks = 0;
         int pruned = 0;
         int matchedSome = 0;
+        int held = 0;
         for (int round = 0; round < rounds && failures.size() < 20; round++) {
             Tree tree = Tree.generate(rnd);
             Path repo = newRepo("r" + round);
@@ -123,6 +146,25 @@ class GitDifferentialTest {
                 if (any) {
                     matchedSome++;
                 }
+                // holds must be sound: a held directory has every path beneath it ignored by git, whatever its name
+                List<String> probes = new ArrayList<>();
+                for (String d : tree.dirs) {
+                    if (g.holds(d)) {
+                        held++;
+                        for (String name : HOLD_PROBES) {
+                            probes.add(d + "/" + name);
+                        }
+                    }
+                }
+                if (!probes.isEmpty()) {
+                    Set<String> gitSays = checkIgnore(repo, "/" + forGit(g.normalized()), probes);
+                    for (String p : probes) {
+                        if (!gitSays.contains(p)) {
+                            failures.add("pattern '" + raw + "' holds the directory of '" + p
+                                    + "' but git does not ignore that path");
+                        }
+                    }
+                }
                 // couldMatchBeneath must be sound: false => nothing strictly beneath matches
                 List<String> dirs = new ArrayList<>(tree.dirs);
                 dirs.add("");
@@ -141,8 +183,8 @@ class GitDifferentialTest {
             }
         }
         String summary = String.format("seed %d: %d patterns (%d matched something; %d rejected, %d skipped as git"
-                + " prefix quirk), %d path comparisons, %d pruned directories", seed, patterns, matchedSome, rejected,
-                quirks, compared, pruned);
+                + " prefix quirk), %d path comparisons, %d pruned directories, %d held directories", seed, patterns,
+                matchedSome, rejected, quirks, compared, pruned, held);
         System.out.println("[GitDifferentialTest] " + summary);
         if (!failures.isEmpty()) {
             fail("differential test against git failed; replay with -Dralon.seed=" + seed + "\n" + summary + "\n"

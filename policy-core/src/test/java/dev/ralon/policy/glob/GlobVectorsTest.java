@@ -64,6 +64,11 @@ class GlobVectorsTest {
                     }
                 } else if (mode.equals("covers")) {
                     got = g.matches(path);
+                } else if (mode.equals("holds")) {
+                    got = g.holds(path);
+                } else if (mode.equals("protects")) {
+                    got = g.protects(path);
+                    assertEquals(g.matches(path) || g.holds(path), got, "protects = covers or holds");
                 } else {
                     throw new AssertionError("unknown mode " + mode);
                 }
@@ -71,7 +76,12 @@ class GlobVectorsTest {
                 // the normalised form is a valid pattern with the same meaning
                 Glob again = Glob.compile(g.normalized());
                 assertEquals(g.normalized(), again.normalized());
-                assertEquals(got, mode.equals("exact") ? again.matchesExactly(path) : again.matches(path));
+                assertEquals(got, switch (mode) {
+                    case "exact" -> again.matchesExactly(path);
+                    case "holds" -> again.holds(path);
+                    case "protects" -> again.protects(path);
+                    default -> again.matches(path);
+                });
                 if (got && !path.contains("/")) {
                     assertTrue(g.couldMatchBeneath(""));
                 }

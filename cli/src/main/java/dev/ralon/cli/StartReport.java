@@ -1,0 +1,161 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.Rule;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code ralon run} tells the user and the command when it starts: the one start line on stderr, the meaning of
+ * the kernel's error codes where they mislead, the lines about what the run does not cover, and the {@code RALON_*}
+ * environment variables (README, "Inside the sandbox").
+ */
+final class StartReport {
+    /** The policy root (the directory holding agent.lock: patterns are anchored there). */
+    static final String ENV_ROOT = "RALON_ROOT";
+    /** How many paths are locked in this run (the start line's number). */
+    static final String ENV_LOCKED = "RALON_LOCKED";
+    /** The errno names that mean "this path is protected" under the backend in use, space-separated. */
+    static final String ENV_DENIED_ERRNOS = "RALON_DENIED_ERRNOS";
+
+    /** How many names a one-line list shows before "and N more". */
+    private static final int NAMED = 3;
+
+    private StartReport() {
+    }
+
+    /**
+     * The one start line: how many paths are locked, by which backend, and what is not covered (missing paths the
+     * backend cannot stop being created, patterns expanded at start).
+     */
+    static String startLine(Enforcer enforcer, ProtectedSet planned, List<ProtectedPath> notPreventable,
+                            PolicySet policy) {
+        if (enforcer.guarantees().isEmpty()) {
+            return "ralon: nothing is locked: the " + enforcer.name() + " backend enforces nothing";
+        }
+        int n = planned.paths().size();
+        StringBuilder b = new StringBuilder("ralon: ").append(n).append(n == 1 ? " path" : " paths")
+                .append(" locked via the ").append(enforcer.name()).append(" backend");
+        List<String> exceptions = new ArrayList<>();
+        if (!notPreventable.isEmpty()) {
+            exceptions.add("creating " + names(notPreventable.stream().map(p -> rel(planned.root(), p.path())).toList())
+                    + " (missing at start)");
+        }
+        List<String> expanded = expandedAtStart(policy).stream().map(Rule::pattern).toList();
+        if (!expanded.isEmpty()) {
+            exceptions.add("new files matching " + names(expanded) + " outside protected directories (expanded at start)");
+        }
+        if (!exceptions.isEmpty()) {
+            b.append("; not covered: ").append(String.join("; ", exceptions));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The line about missing paths the backend cannot stop being created (left out of its plan by
+     * {@link Backends#forBackend}), or null when there are none.
+     */
+    static String missingLine(Enforcer enforcer, ProtectedSet set, List<ProtectedPath> notPreventable) {
+        if (notPreventable.isEmpty()) {
+            return null;
+        }
+        int n = notPreventable.size();
+        return "note: " + names(notPreventable.stream().map(p -> rel(set.root(), p.path())).toList())
+                + (n == 1 ? " does" : " do") + " not exist: the " + enforcer.name() + " backend cannot stop "
+                + (n == 1 ? "it" : "them") + " being created in this run (protected from the next start once "
+                + (n == 1 ? "it exists" : "they exist") + "; --backend landlock refuses the creation, at the cost of"
+                + " create-restricted directories)";
+    }
+
+    /**
+     * Where the kernel's error code would mislead an agent: under mount, removing or renaming a protected path fails
+     * with EBUSY ("Device or resource busy": it is a mount point, mount(2)/rename(2)/unlink(2)), which agents read as
+     * "try again". Null when nothing needs saying.
+     */
+    static String errnoLine(Enforcer enforcer) {
+        if (!"mount".equals(enforcer.name())) {
+            return null;
+        }
+        return "ralon: in this run \"Read-only file system\" (EROFS) and \"Device or resource busy\" (EBUSY, on"
+                + " rename or delete) mean the path is protected by agent.lock: retrying will not help";
+    }
+
+    /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}). */
+    static String deniedErrnos(Enforcer enforcer) {
+        return switch (enforcer.name()) {
+            case "mount" -> "EROFS EBUSY";   // read-only bind (EROFS); a mount point cannot be unlinked or renamed (EBUSY)
+            case "landlock" -> "EACCES EXDEV"; // landlock(7): denied access; EXDEV for a rename/link it refuses to reparent
+            default -> "";
+        };
+    }
+
+    /** The variables the command sees, besides RALON_BACKEND and RALON_POLICY. */
+    static void putEnv(Map<String, String> env, Enforcer enforcer, ProtectedSet planned) {
+        env.put(ENV_ROOT, planned.root().toString());
+        env.put(ENV_LOCKED, String.valueOf(enforcer.guarantees().isEmpty() ? 0 : planned.paths().size()));
+        env.put(ENV_DENIED_ERRNOS, deniedErrnos(enforcer));
+    }
+
+    /**
+     * The declared rules with a wildcard that do not only say "everything beneath a literal path": the run expands
+     * them when it starts, so a path created later that matches one is protected only if it lies in a protected
+     * directory (docs/spec-patterns.md).
+     */
+    static List<Rule> expandedAtStart(PolicySet policies) {
+        List<Rule> out = new ArrayList<>();
+        for (Policy policy : policies.policies()) {
+            for (Rule r : policy.declaredRules()) {
+                if (!r.glob().isLiteral() && r.glob().literalHolder() == null) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One line for status and --dry-run naming the patterns expanded at start, or null when there are none. */
+    static String expandedLine(PolicySet policies) {
+        List<Rule> rules = expandedAtStart(policies);
+        if (rules.isEmpty()) {
+            return null;
+        }
+        boolean nameOnly = policies.namesByFileName();
+        List<String> shown = rules.stream().map(r -> r.pattern() + " (" + r.location(nameOnly) + ")").toList();
+        return "expanded at start: " + String.join(", ", shown) + ": a path created during a run that matches "
+                + (rules.size() == 1 ? "it" : "one of them") + " is protected only inside a protected directory";
+    }
+
+    /**
+     * What the backend in use does to git (git writes {@code .git/index.lock} and new objects in {@code .git}): under
+     * a backend whose plan makes {@code .git} create-restricted (landlock, when something in .git is protected),
+     * commits fail; under mount, protecting {@code .git/hooks} or {@code .git/config} costs git nothing.
+     */
+    static List<String> gitNotes(Enforcer enforcer, ProtectedSet set, Plan plan) {
+        Path git = set.root().resolve(".git");
+        if (plan.createRestricted().contains(git)) {
+            return List.of("nothing can be created in " + git + " under the " + enforcer.name() + " backend (it leads"
+                    + " to protected paths): git commit, checkout and even status fail in this run; the mount backend"
+                    + " has no such cost");
+        }
+        return List.of();
+    }
+
+    private static String rel(Path root, Path p) {
+        return p.startsWith(root) && !p.equals(root) ? root.relativize(p).toString() : p.toString();
+    }
+
+    private static String names(List<String> all) {
+        if (all.size() <= NAMED) {
+            return String.join(", ", all);
+        }
+        return String.join(", ", all.subList(0, NAMED)) + " and " + (all.size() - NAMED) + " more";
+    }
+}
