@@ -264,7 +264,10 @@ class IntegrationsE2ETest {
     void checkChangedAndStagedRunNothingTheRepositoryPlanted() throws Exception {
         Path outside = Files.createTempDirectory("planted");
         Path marker = outside.resolve("PWNED");
-        String cmd = "sh -c 'echo ran >> " + marker + "; cat'";
+        String leave = "echo ran >> " + marker;
+        String cmd = "sh -c '" + leave + "'"; // fsmonitor, process filter, external diff, diff command, pager
+        String filter = "sh -c '" + leave + "; cat'"; // a clean filter copies stdin to stdout
+        String textconv = "sh -c '" + leave + "; cat \"$0\"'";
         Files.writeString(repo.resolve("src/app.ts"), "app changed by the agent\n");
         Files.writeString(repo.resolve("pom.xml"), "<project>staged</project>\n");
         git("add", "pom.xml");
@@ -272,15 +275,15 @@ class IntegrationsE2ETest {
         Files.writeString(repo.resolve("src/app.ts"), "stat-dirty again\n");
         Files.writeString(repo.resolve(".gitattributes"), "* filter=x diff=d\n");
         git("config", "core.fsmonitor", cmd);
-        git("config", "filter.x.clean", cmd);
+        git("config", "filter.x.clean", filter);
         git("config", "filter.x.process", cmd);
         git("config", "diff.external", cmd);
-        git("config", "diff.d.textconv", cmd);
+        git("config", "diff.d.textconv", textconv);
         git("config", "diff.d.command", cmd);
         git("config", "core.pager", cmd);
         git("config", "core.hooksPath", outside.toString());
         Path included = outside.resolve("included.cfg");
-        Files.writeString(included, "[filter \"y\"]\n\tclean = \"" + cmd + "\"\n[core]\n\tfsmonitor = \"" + cmd + "\"\n");
+        Files.writeString(included, "[filter \"y\"]\n\tclean = \"" + filter + "\"\n[core]\n\tfsmonitor = \"" + cmd + "\"\n");
         git("config", "include.path", included.toString());
         Files.writeString(repo.resolve(".git/info/attributes"), "*.ts filter=y\n");
         Path home = Files.createDirectories(outside.resolve("home"));

@@ -45,7 +45,8 @@ public final class ChangedPaths {
      * What was compared, and what was found.
      *
      * @param base     the base as given (HEAD when none was given)
-     * @param against  what was compared, in words: "the work tree against origin/main (merge base 1a2b3c4d5e6f)"
+     * @param against  what was compared, in words: "the work tree against origin/main (merge base 1a2b3c4d5e6f)", the
+     *                 merge base named when the base has moved on since the branch left it
      */
     public record Result(Path top, String base, boolean staged, String against, List<Finding> findings) {
     }
@@ -127,7 +128,7 @@ public final class ChangedPaths {
                 revisions.add(toCommit);
                 against = to + " against " + from;
             }
-            if (!mergeBase.equals(toCommit)) {
+            if (!mergeBase.equals(fromCommit)) { // the base moved on since the branch left it: say where it left
                 against += " (merge base " + mergeBase.substring(0, Math.min(12, mergeBase.length())) + ")";
             }
             revisions.add(0, mergeBase);

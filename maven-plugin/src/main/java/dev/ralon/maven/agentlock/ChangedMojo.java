@@ -1,95 +1,118 @@
 package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.ChangedPaths;
+import dev.ralon.policy.GitException;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.Rule;
-import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 
 /**
- * Fails the build when paths protected by agent.lock changed since a base revision: the CI guard for branches written
- * by agents outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
- * {@code ralon check --changed BASE}: tracked changes and untracked files of the work tree against BASE, both sides of
- * renames, each judged by the work tree's policy and by the policy at BASE (so a branch cannot weaken agent.lock and
- * change what it protected). With {@code staged}, the index against HEAD instead (what the next commit records).
+ * Fails the build when a branch changed paths protected by agent.lock: the CI guard for branches written by agents
+ * outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
+ * {@code ralon check --changed BASE}: what the branch changed since it left BASE (the work tree, untracked files
+ * included, against the merge base of BASE and HEAD; or with {@code A...B} commit B against the merge base of A and
+ * B), both sides of renames, each judged by the work tree's policy and by the policy at the merge base (so a branch
+ * cannot weaken agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
+ * next commit records).
  *
- * <p>Not bound to a phase by default, and runs once per build (in the execution root), since git answers for the
- * whole repository.
+ * <p>Under {@code CI=true} a base must be given: HEAD against itself finds nothing in a CI checkout. An unknown base
+ * or a shallow clone that does not reach the merge base is an execution error that says what to fetch. git runs
+ * hardened: nothing the repository configures (fsmonitor, filters, diff drivers, hooks, pager) is executed.
+ *
+ * <p>Not bound to a phase by default; runs once per build wherever it is bound.
  */
 @Mojo(name = "changed", threadSafe = true, aggregator = true)
-public class ChangedMojo extends AbstractMojo {
+public class ChangedMojo extends AgentlockMojo {
 
-  /** The revision to compare the work tree with, e.g. {@code origin/main}. */
-  @Parameter(property = "agentlock.base", defaultValue = "HEAD")
+  /**
+   * The base the branch is judged against: {@code origin/main} (the work tree against the merge base of it and HEAD)
+   * or {@code A...B} (commit B against the merge base of A and B). Not set: HEAD, refused under {@code CI=true}.
+   */
+  @Parameter(property = "agentlock.base")
   private String base;
 
-  /** Compare the index with HEAD instead of the work tree with {@code base}. */
+  /** Compare the index with HEAD instead ({@code true}/{@code false}). */
   @Parameter(property = "agentlock.staged", defaultValue = "false")
-  private boolean staged;
+  private String staged;
 
-  /** Skip the check. */
-  @Parameter(property = "agentlock.skip", defaultValue = "false")
-  private boolean skip;
-
-  /** The agent.lock to use; by default the nearest one in the base directory or a parent. */
-  @Parameter(property = "agentlock.policyFile")
-  private File policyFile;
-
-  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-  private File basedir;
+  /** Skip this goal only ({@code agentlock.skip} skips every goal). */
+  @Parameter(property = "agentlock.changed.skip", defaultValue = "false")
+  private String skipChanged;
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("agent.lock change guard skipped (agentlock.skip)");
-      return;
-    }
+  String goalSkipProperty() {
+    return "agentlock.changed.skip";
+  }
+
+  @Override
+  String goalSkip() {
+    return skipChanged;
+  }
+
+  @Override
+  String what() {
+    return "agent.lock change guard";
+  }
+
+  @Override
+  void run() throws MojoExecutionException, MojoFailureException {
+    boolean index = Flag.parse("agentlock.staged", staged);
     Path dir = basedir.toPath().toAbsolutePath().normalize();
     Optional<Path> file = policyFile != null ? Optional.of(policyFile.toPath().toAbsolutePath().normalize())
         : PolicyDiscovery.find(dir);
     if (file.isEmpty()) {
       throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
     }
+    String given = base == null || base.isBlank() ? null : base.trim();
+    String key = "changed\u0000" + file.get() + "\u0000" + given + "\u0000" + index;
+    BuildState.once(session, key, module(), "the change guard for " + file.get() + " already ran", getLog(),
+        () -> guard(file.get(), dir, given, index));
+  }
+
+  private void guard(Path file, Path dir, String given, boolean index)
+      throws MojoExecutionException, MojoFailureException {
     Policy policy;
     ChangedPaths.Result result;
     try {
-      policy = PolicyLoader.load(file.get());
-      result = ChangedPaths.find(policy, dir, base, staged);
+      policy = PolicyLoader.load(file);
+      result = ChangedPaths.find(policy, dir, given, index, ChangedPaths.underCi(System.getenv()),
+          "-Dagentlock.base=");
     } catch (PolicyException e) {
-      String msg = PolicyCheck.describe(e, file.get());
       if (e.isIoFault()) {
-        throw new MojoExecutionException(msg, e);
+        throw new MojoExecutionException(PolicyCheck.describe(e, file), e);
       }
-      throw new MojoFailureException(msg, e);
-    } catch (ChangedPaths.GitException e) {
+      List<String> errors = PolicyCheck.describeAll(e, e.file() != null && e.file().isAbsolute() ? e.file() : file);
+      fail(errors, "agent.lock " + file + " is not valid: " + CheckMojo.count(errors.size(), "error")
+          + " (listed above)");
+      return;
+    } catch (GitException e) {
       throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
     }
-    String against = staged ? "the index against HEAD" : "the work tree against " + base;
     if (result.findings().isEmpty()) {
-      getLog().info("agent.lock " + policy.file() + ": no protected path changed (" + against + ")");
+      getLog().info("agent.lock " + policy.file() + ": no protected path changed (" + result.against() + ")");
       return;
     }
     List<String> lines = new ArrayList<>();
-    lines.add("protected paths changed (" + against + "), see " + policy.file() + ":");
     for (ChangedPaths.Finding f : result.findings()) {
       List<String> why = new ArrayList<>();
       for (Rule r : f.rules()) {
-        why.add(r.implicit() ? "the policy file itself" : "\"" + r.pattern() + "\" (line " + r.line() + ")");
+        why.add(r.implicit() ? "the policy file itself"
+            : "\"" + r.pattern() + "\" (" + policy.file() + ":" + r.line() + ":" + r.column() + ")");
       }
-      lines.add("  " + f.status() + " " + (f.from() == null ? f.path() : f.from() + " -> " + f.path())
-          + ": protected by " + String.join(", ", why));
+      lines.add(result.top().resolve(f.path()) + ": " + f.status()
+          + (f.from() == null ? "" : " from " + f.from()) + ", protected by " + String.join(", ", why));
     }
-    throw new MojoFailureException(String.join(System.lineSeparator(), lines));
+    fail(lines, "protected paths changed (" + result.against() + "): " + CheckMojo.count(lines.size(), "path")
+        + " (listed above)");
   }
 }

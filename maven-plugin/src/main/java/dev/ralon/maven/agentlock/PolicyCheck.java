@@ -14,10 +14,10 @@ import java.util.List;
 /**
  * The check behind {@code agentlock:check}, free of Maven types so it can be tested directly.
  *
- * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader} (which stops at the first error, so at most
- * one policy error is reported per run), expands it against the file system, and returns what to report. It never
- * logs and never swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException},
- * I/O faults while walking the tree as {@link IOException}.
+ * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader}, expands it against the file system, and returns
+ * what to report, every line in the form {@code /abs/agent.lock[:L[:C]]: text}. It never logs and never swallows a
+ * fault: policy errors and I/O faults of the loader come out as {@link PolicyException} ({@link #describeAll} renders
+ * every error it carries), I/O faults while walking the tree as {@link IOException}.
  */
 final class PolicyCheck {
 
@@ -43,6 +43,39 @@ final class PolicyCheck {
   }
 
   /**
+   * Every error a {@link PolicyException} carries, one line each: the exception itself and the further errors of the
+   * same file the loader attached (as suppressed exceptions, in file order), so a file with four mistakes is reported
+   * in one build.
+   */
+  static List<String> describeAll(PolicyException e, Path file) {
+    List<String> out = new ArrayList<>();
+    out.add(describe(e, file));
+    for (Throwable t : e.getSuppressed()) {
+      if (t instanceof PolicyException more) {
+        out.add(describe(more, file));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A warning from policy-core in the form this plugin promises: the loader's start with the policy file as shown
+   * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
+   * front).
+   */
+  static String absolute(String warning, Path shown) {
+    Path cwd = Path.of("").toAbsolutePath();
+    String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
+    if (warning.startsWith(shown + ":")) {
+      return warning;
+    }
+    if (relative != null && warning.startsWith(relative + ":")) {
+      return shown + warning.substring(relative.length());
+    }
+    return shown + ": " + warning;
+  }
+
+  /**
    * @param file the agent.lock to check
    * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
    * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
@@ -52,7 +85,13 @@ final class PolicyCheck {
     Policy policy = PolicyLoader.load(file);
     Expansion expansion = ProtectedPaths.expand(policy);
     Path shown = file.toAbsolutePath().normalize();
-    List<String> warnings = new ArrayList<>(policy.warnings());
+    List<String> warnings = new ArrayList<>();
+    for (String w : policy.warnings()) {
+      warnings.add(absolute(w, shown));
+    }
+    if (policy.declaredRules().isEmpty()) {
+      warnings.add(shown + ": the policy protects nothing but itself (no pattern under protect:)");
+    }
     List<String> remarks = new ArrayList<>(expansion.warnings());
     List<String> failures = new ArrayList<>();
     String name = policy.file().getFileName().toString();
@@ -72,8 +111,9 @@ final class PolicyCheck {
       (failOnUnmatched ? failures : warnings).add(msg);
     }
     for (String w : remarks) {
-      if (!warnings.contains(w)) {
-        warnings.add(w);
+      String abs = absolute(w, shown);
+      if (!warnings.contains(abs)) {
+        warnings.add(abs);
       }
     }
     for (String path : required) {
