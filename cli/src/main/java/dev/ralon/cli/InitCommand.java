@@ -42,6 +42,10 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Overwrite an existing agent.lock.")
     boolean force;
 
+    @Option(names = "--header", paramLabel = "FILE", description = "Start agent.lock with FILE's text as '#' comment "
+            + "lines: the project's licence header, for Apache RAT and similar checkers.")
+    Path header;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -58,10 +62,11 @@ final class InitCommand implements Callable<Integer> {
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !force) {
             throw CliException.error(file + " already exists (use --force to overwrite it)");
         }
+        String text = header == null ? TEMPLATE : comment(readHeader(header)) + TEMPLATE;
         Path tmp = null;
         try {
             tmp = Files.createTempFile(target, ".agent.lock.", ".tmp");
-            Files.writeString(tmp, TEMPLATE, StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             if (force) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } else {
@@ -89,5 +94,22 @@ final class InitCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("wrote " + file);
         spec.commandLine().getOut().println("next: edit it, then `ralon status` to see what it protects");
         return ExitCodes.OK;
+    }
+
+    private static String readHeader(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            throw CliException.error("cannot read the header " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code text} as YAML comment lines ({@code # line}, a blank line as {@code #}), then one empty line. */
+    static String comment(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : text.strip().split("\\R", -1)) {
+            sb.append(line.isBlank() ? "#" : "# " + line.stripTrailing()).append('\n');
+        }
+        return sb.append('\n').toString();
     }
 }

@@ -321,6 +321,20 @@ class IntegrationsE2ETest {
     }
 
     @Test
+    void initHeaderWritesTheLicenceHeaderAsCommentsAndThePolicyStaysValid() throws Exception {
+        Path dir = Files.createTempDirectory("init");
+        Path header = Files.writeString(dir.resolve("HEADER.txt"),
+                "Licensed to the Apache Software Foundation (ASF) under one\n\nor more contributor license agreements.\n");
+        Result r = exec(List.of(ralon.toString(), "init", "--header", header.toString(), dir.toString()), null);
+        assertEquals(0, r.exit(), r.err());
+        String text = Files.readString(dir.resolve("agent.lock"));
+        assertTrue(text.startsWith("# Licensed to the Apache Software Foundation (ASF) under one\n#\n"
+                + "# or more contributor license agreements.\n\n# yaml-language-server:"), text);
+        Result check = exec(List.of(ralon.toString(), "check", "pom.xml"), null, dir, Map.of());
+        assertEquals(0, check.exit(), check.err());
+    }
+
+    @Test
     void initWritesTheEditorModeline() throws Exception {
         Path dir = Files.createTempDirectory("init");
         Result r = exec(List.of(ralon.toString(), "init", dir.toString()), null);
