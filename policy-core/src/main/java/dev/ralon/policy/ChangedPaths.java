@@ -62,14 +62,20 @@ public final class ChangedPaths {
     /**
      * Protected paths changed in the repository holding {@code dir}.
      *
-     * @param policy     the work tree's policy
+     * <p>Each path is judged by every policy of {@code policies} as it is on disk, and by every agent.lock as it was at
+     * each compared revision (the merge base; for {@code A...B} also B; for {@code staged} HEAD): for a discovered
+     * set, the agent.lock of each directory from {@code dir} up to the repository's top level (so a change that
+     * deletes or weakens any policy in force still has its changes judged by the policy it replaced); for an explicit
+     * set, the named file.
+     *
+     * @param policies   the policies in force for {@code dir} in the work tree
      * @param base       the base revision ({@code A} or {@code A...B}); null for the default; ignored when {@code staged}
      * @param staged     compare the index with HEAD instead
      * @param ci         whether the caller runs under CI ({@code CI=true}): then a null base is an error
      * @param baseOption how the caller's user passes a base, for messages: {@code --changed } or {@code -Dagentlock.base=}
      * @throws PolicyException when a policy at a compared revision exists but is not valid
      */
-    public static Result find(Policy policy, Path dir, String base, boolean staged, boolean ci, String baseOption)
+    public static Result find(PolicySet policies, Path dir, String base, boolean staged, boolean ci, String baseOption)
             throws GitException, PolicyException {
         HardenedGit git = HardenedGit.in(dir);
         Path top = Path.of(new String(git.run("rev-parse", "--show-toplevel"), StandardCharsets.UTF_8).trim());
@@ -133,14 +139,13 @@ public final class ChangedPaths {
             }
             revisions.add(0, mergeBase);
         }
-        List<Policy> policies = new ArrayList<>();
-        policies.add(policy);
-        if (policy.file().startsWith(top)) {
-            String rel = top.relativize(policy.file()).toString();
+        List<Policy> judges = new ArrayList<>(policies.policies());
+        for (Path file : policyFilesAtBase(policies, dir, top)) {
+            String rel = top.relativize(file).toString();
             for (String rev : revisions) {
                 Optional<byte[]> old = show(git, rev, rel);
                 if (old.isPresent()) {
-                    policies.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), policy.file(), policy.root()));
+                    judges.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), file, file.getParent()));
                 }
             }
         }
@@ -149,9 +154,9 @@ public final class ChangedPaths {
             List<String> sides = c[2] == null ? List.of(c[1]) : List.of(c[2], c[1]);
             Map<String, Rule> byPattern = new LinkedHashMap<>();
             for (String side : sides) {
-                for (Policy p : policies) {
+                for (Policy p : judges) {
                     for (Rule r : p.check(top.resolve(side))) {
-                        byPattern.putIfAbsent(r.pattern() + "\0" + r.line(), r);
+                        byPattern.putIfAbsent(r.file() + "\0" + r.pattern() + "\0" + r.line(), r);
                     }
                 }
             }
@@ -160,6 +165,22 @@ public final class ChangedPaths {
             }
         }
         return new Result(top, given, staged, against, findings);
+    }
+
+    /** The work-tree paths whose version at the compared revisions also judges the changes (see {@link #find}). */
+    private static List<Path> policyFilesAtBase(PolicySet policies, Path dir, Path top) {
+        java.util.Set<Path> files = new java.util.LinkedHashSet<>();
+        for (Policy p : policies.policies()) {
+            if (p.file().startsWith(top)) {
+                files.add(p.file());
+            }
+        }
+        if (!policies.isExplicit()) {
+            for (Path d = realOrSame(dir); d != null && d.startsWith(top); d = d.getParent()) {
+                files.add(d.resolve(PolicyDiscovery.FILE_NAME));
+            }
+        }
+        return List.copyOf(files);
     }
 
     /** The commit {@code rev} names, or an error saying what to fetch. */

@@ -18,7 +18,7 @@ class ChangedPathsTest {
     Path tmp;
 
     GitRepo upstream;
-    Policy policy;
+    PolicySet policy;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -34,7 +34,7 @@ class ChangedPathsTest {
         upstream.git("checkout", "-q", "main");
         upstream.write(".mvn/jvm.config", "-Xmx2g\n").commitAll("main moves on: a protected change");
         upstream.git("checkout", "-q", "docs-branch");
-        policy = PolicyLoader.load(dir.resolve("agent.lock"));
+        policy = PolicySet.explicit(PolicyLoader.load(dir.resolve("agent.lock")));
     }
 
     List<String> paths(ChangedPaths.Result r) {
@@ -101,7 +101,7 @@ class ChangedPathsTest {
         clone.git("remote", "add", "origin", upstream.dir.toUri().toString());
         clone.git("fetch", "-q", "--no-tags", "--depth=1", "origin", "+refs/heads/docs-branch:refs/remotes/pull/1/head");
         clone.git("checkout", "-q", "--detach", "refs/remotes/pull/1/head");
-        Policy p = PolicyLoader.load(ci.resolve("agent.lock"));
+        PolicySet p = PolicySet.explicit(PolicyLoader.load(ci.resolve("agent.lock")));
         GitException unknown = assertThrows(GitException.class,
                 () -> ChangedPaths.find(p, ci, "origin/main", false, true, "--changed "));
         assertTrue(unknown.getMessage().startsWith("unknown revision \"origin/main\" in this shallow clone: fetch it"),

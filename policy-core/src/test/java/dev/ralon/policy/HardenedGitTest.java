@@ -28,7 +28,7 @@ class HardenedGitTest {
 
     GitRepo repo;
     Path marker;
-    Policy policy;
+    PolicySet policy;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -39,7 +39,7 @@ class HardenedGitTest {
                 .write("secret.txt", "secret\n")
                 .write("notes.txt", "notes\n")
                 .commitAll("base");
-        policy = PolicyLoader.load(dir.resolve("agent.lock"));
+        policy = PolicySet.explicit(PolicyLoader.load(dir.resolve("agent.lock")));
         agentTouchesFiles();
     }
 

@@ -2,15 +2,14 @@ package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.ChangedPaths;
 import dev.ralon.policy.GitException;
-import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -21,8 +20,8 @@ import org.apache.maven.plugins.annotations.Parameter;
  * outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
  * {@code ralon check --changed BASE}: what the branch changed since it left BASE (the work tree, untracked files
  * included, against the merge base of BASE and HEAD; or with {@code A...B} commit B against the merge base of A and
- * B), both sides of renames, each judged by the work tree's policy and by the policy at the merge base (so a branch
- * cannot weaken agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
+ * B), both sides of renames, each judged by every agent.lock in force in the work tree and as it was at the merge
+ * base (so a branch cannot weaken or delete an agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
  * next commit records).
  *
  * <p>Under {@code CI=true} a base must be given: HEAD against itself finds nothing in a CI checkout. An unknown base
@@ -68,46 +67,57 @@ public class ChangedMojo extends AgentlockMojo {
   void run() throws MojoExecutionException, MojoFailureException {
     boolean index = Flag.parse("agentlock.staged", staged);
     Path dir = basedir.toPath().toAbsolutePath().normalize();
-    Optional<Path> file = policyFile != null ? Optional.of(policyFile.toPath().toAbsolutePath().normalize())
-        : PolicyDiscovery.find(dir);
-    if (file.isEmpty()) {
-      throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
-    }
     String given = base == null || base.isBlank() ? null : base.trim();
-    String key = "changed\u0000" + file.get() + "\u0000" + given + "\u0000" + index;
-    BuildState.once(session, key, module(), "the change guard for " + file.get() + " already ran", getLog(),
-        () -> guard(file.get(), dir, given, index));
+    List<Path> files;
+    try {
+      files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
+          : PolicyDiscovery.inForce(dir);
+    } catch (PolicyException e) {
+      throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
+    }
+    // once per build for the same policies and base: git answers for the whole repository, so modules that share
+    // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
+    String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
+    BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
+        files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, given, index));
   }
 
-  private void guard(Path file, Path dir, String given, boolean index)
-      throws MojoExecutionException, MojoFailureException {
-    Policy policy;
+  private void guard(Path dir, String given, boolean index) throws MojoExecutionException, MojoFailureException {
+    PolicySet policy;
     ChangedPaths.Result result;
     try {
-      policy = PolicyLoader.load(file);
+      policy = policyFile != null
+          ? PolicySet.explicit(PolicyLoader.load(policyFile.toPath().toAbsolutePath().normalize()))
+          : PolicySet.inForceAt(dir);
+      if (policy.isEmpty()) {
+        throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
+      }
       result = ChangedPaths.find(policy, dir, given, index, ChangedPaths.underCi(System.getenv()),
           "-Dagentlock.base=");
     } catch (PolicyException e) {
+      Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : dir.resolve("agent.lock");
       if (e.isIoFault()) {
-        throw new MojoExecutionException(PolicyCheck.describe(e, file), e);
+        throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
       }
-      List<String> errors = PolicyCheck.describeAll(e, e.file() != null && e.file().isAbsolute() ? e.file() : file);
-      fail(errors, "agent.lock " + file + " is not valid: " + CheckMojo.count(errors.size(), "error")
+      List<String> errors = PolicyCheck.describeAll(e, where);
+      fail(errors, "agent.lock " + where + " is not valid: " + CheckMojo.count(errors.size(), "error")
           + " (listed above)");
       return;
     } catch (GitException e) {
       throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
     }
+    String shown = String.join(", ", policy.files().stream().map(Path::toString).toList());
     if (result.findings().isEmpty()) {
-      getLog().info("agent.lock " + policy.file() + ": no protected path changed (" + result.against() + ")");
+      getLog().info("agent.lock " + shown + ": no protected path changed (" + result.against() + ")");
       return;
     }
     List<String> lines = new ArrayList<>();
     for (ChangedPaths.Finding f : result.findings()) {
       List<String> why = new ArrayList<>();
       for (Rule r : f.rules()) {
-        why.add(r.implicit() ? "the policy file itself"
-            : "\"" + r.pattern() + "\" (" + policy.file() + ":" + r.line() + ":" + r.column() + ")");
+        Path in = r.file() == null ? null : r.file().toAbsolutePath().normalize();
+        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
+            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
       }
       lines.add(result.top().resolve(f.path()) + ": " + f.status()
           + (f.from() == null ? "" : " from " + f.from()) + ", protected by " + String.join(", ", why));

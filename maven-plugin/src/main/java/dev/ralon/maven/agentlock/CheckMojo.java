@@ -2,12 +2,13 @@ package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -17,8 +18,8 @@ import org.apache.maven.plugins.annotations.Parameter;
 /**
  * Checks the project's agent.lock and fails the build when it is not valid.
  *
- * <p>Finds agent.lock the way {@code ralon} does: the nearest {@code agent.lock} in the project's base directory or
- * one of its parents (or the file given by {@code policyFile}). Then:
+ * <p>Finds agent.lock the way {@code ralon} does: every {@code agent.lock} in the project's base directory and in each
+ * of its parents is in force, and each only adds protection (or the file given by {@code policyFile} alone). Then:
  * <ul>
  *   <li>policy errors (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fail the build, each
  *       on its own line {@code [ERROR] /abs/agent.lock:line:column: reason} — every error the loader reports;</li>
@@ -97,39 +98,47 @@ public class CheckMojo extends AgentlockMojo {
       }
     }
 
-    Path file;
+    List<Path> files;
     if (policyFile != null) {
-      file = policyFile.toPath().toAbsolutePath().normalize();
+      files = List.of(policyFile.toPath().toAbsolutePath().normalize());
     } else {
-      Optional<Path> found = PolicyDiscovery.find(basedir.toPath().toAbsolutePath().normalize());
-      if (found.isEmpty()) {
+      try {
+        files = PolicyDiscovery.inForce(basedir.toPath().toAbsolutePath().normalize());
+      } catch (PolicyException e) {
+        throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
+      }
+      if (files.isEmpty()) {
         missing(missingMode);
         return;
       }
-      file = found.get().toAbsolutePath().normalize();
     }
+    String file = String.join(", ", files.stream().map(Path::toString).toList());
     String key = file + "\u0000failOnUnmatched=" + failUnmatched + "\u0000required=" + requiredPaths;
     BuildState.once(session, key, module(), "agent.lock " + file + " was already checked", getLog(),
-        () -> check(file, failUnmatched, requiredPaths));
+        () -> check(files, file, failUnmatched, requiredPaths));
   }
 
-  private void check(Path file, boolean failUnmatched, List<String> requiredPaths)
+  private void check(List<Path> files, String file, boolean failUnmatched, List<String> requiredPaths)
       throws MojoExecutionException, MojoFailureException {
     PolicyCheck.Result result;
     try {
-      result = PolicyCheck.run(file, failUnmatched, requiredPaths);
+      // the explicit file alone, or every file in force (each loaded; the first that cannot be is the error)
+      PolicySet set = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
+          : PolicySet.inForceAt(basedir.toPath().toAbsolutePath().normalize());
+      result = PolicyCheck.run(set, failUnmatched, requiredPaths);
     } catch (PolicyException e) {
+      Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : files.get(0);
       if (e.isIoFault()) {
-        throw new MojoExecutionException(PolicyCheck.describe(e, file), e);
+        throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
       }
-      List<String> errors = PolicyCheck.describeAll(e, file);
-      writeSarif(file, errors, List.of());
-      fail(errors, "agent.lock " + file + " is not valid: " + count(errors.size(), "error") + " (listed above)");
+      List<String> errors = PolicyCheck.describeAll(e, where);
+      writeSarif(List.of(where), errors, List.of());
+      fail(errors, "agent.lock " + where + " is not valid: " + count(errors.size(), "error") + " (listed above)");
       return;
     } catch (IOException e) {
       throw new MojoExecutionException("agent.lock " + file + ": cannot list protected paths: " + e.getMessage(), e);
     }
-    writeSarif(file, result.failures(), result.warnings());
+    writeSarif(files, result.failures(), result.warnings());
     for (String w : result.warnings()) {
       getLog().warn(w);
     }
@@ -141,13 +150,14 @@ public class CheckMojo extends AgentlockMojo {
     getLog().info(result.summary());
   }
 
-  private void writeSarif(Path file, List<String> errors, List<String> warnings) throws MojoExecutionException {
+  private void writeSarif(List<Path> files, List<String> errors, List<String> warnings)
+      throws MojoExecutionException {
     if (sarifFile == null) {
       return;
     }
     Path out = sarifFile.toPath().toAbsolutePath().normalize();
     try {
-      Sarif.write(out, file, errors, warnings);
+      Sarif.write(out, files, errors, warnings);
     } catch (IOException e) {
       throw new MojoExecutionException("agentlock: cannot write " + out + ": " + e.getMessage(), e);
     }

@@ -4,7 +4,7 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,10 +14,11 @@ import java.util.List;
 /**
  * The check behind {@code agentlock:check}, free of Maven types so it can be tested directly.
  *
- * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader}, expands it against the file system, and returns
- * what to report, every line in the form {@code /abs/agent.lock[:L[:C]]: text}. It never logs and never swallows a
- * fault: policy errors and I/O faults of the loader come out as {@link PolicyException} ({@link #describeAll} renders
- * every error it carries), I/O faults while walking the tree as {@link IOException}.
+ * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader}, or takes the policies in force
+ * ({@link PolicySet}: every agent.lock from the module up, each only adding), expands them against the file system,
+ * and returns what to report, every line in the form {@code /abs/agent.lock[:L[:C]]: text}. It never logs and never
+ * swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException}
+ * ({@link #describeAll} renders every error it carries), I/O faults while walking the tree as {@link IOException}.
  */
 final class PolicyCheck {
 
@@ -52,7 +53,7 @@ final class PolicyCheck {
     out.add(describe(e, file));
     for (Throwable t : e.getSuppressed()) {
       if (t instanceof PolicyException more) {
-        out.add(describe(more, file));
+        out.add(describe(more, more.file() != null ? more.file() : file));
       }
     }
     return out;
@@ -63,7 +64,8 @@ final class PolicyCheck {
    * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
    * front).
    */
-  static String absolute(String warning, Path shown) {
+  static String absolute(String warning, Path file) {
+    Path shown = file.toAbsolutePath().normalize();
     Path cwd = Path.of("").toAbsolutePath();
     String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
     if (warning.startsWith(shown + ":")) {
@@ -82,24 +84,33 @@ final class PolicyCheck {
    */
   static Result run(Path file, boolean failOnUnmatched, List<String> required)
       throws PolicyException, IOException {
-    Policy policy = PolicyLoader.load(file);
-    Expansion expansion = ProtectedPaths.expand(policy);
-    Path shown = file.toAbsolutePath().normalize();
+    return run(PolicySet.explicit(PolicyLoader.load(file)), failOnUnmatched, required);
+  }
+
+  /**
+   * Checks every policy of {@code policies} together: each one's patterns that match nothing, each one's remarks, and
+   * the required paths, relative to the nearest policy's directory, against all of them (a path any of them protects
+   * is protected).
+   */
+  static Result run(PolicySet policies, boolean failOnUnmatched, List<String> required) throws IOException {
+    Expansion expansion = policies.expand(true);
     List<String> warnings = new ArrayList<>();
-    for (String w : policy.warnings()) {
-      warnings.add(absolute(w, shown));
-    }
-    if (policy.declaredRules().isEmpty()) {
-      warnings.add(shown + ": the policy protects nothing but itself (no pattern under protect:)");
+    for (Policy p : policies.policies()) {
+      for (String w : p.warnings()) {
+        warnings.add(absolute(w, p.file()));
+      }
+      if (p.declaredRules().isEmpty()) {
+        warnings.add(p.file().toAbsolutePath().normalize()
+            + ": the policy protects nothing but itself (no pattern under protect:)");
+      }
     }
     List<String> remarks = new ArrayList<>(expansion.warnings());
     List<String> failures = new ArrayList<>();
-    String name = policy.file().getFileName().toString();
     for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
       // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
       // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
       String quoted = "pattern \"" + rule.pattern() + "\"";
-      String prefix = quoted + " (" + name + ":" + rule.line() + ")";
+      String prefix = quoted + " (" + rule.location(policies.namesByFileName()) + ")";
       String text = quoted + " matches nothing";
       for (int i = 0; i < remarks.size(); i++) {
         if (remarks.get(i).startsWith(prefix)) {
@@ -107,22 +118,29 @@ final class PolicyCheck {
           break;
         }
       }
-      String msg = shown + ":" + rule.line() + ":" + rule.column() + ": " + text;
+      String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
       (failOnUnmatched ? failures : warnings).add(msg);
     }
     for (String w : remarks) {
-      String abs = absolute(w, shown);
+      String abs = absolute(w, policies.nearest().file());
       if (!warnings.contains(abs)) {
         warnings.add(abs);
       }
     }
+    Policy nearest = policies.nearest();
+    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
     for (String path : required) {
-      if (!policy.isProtected(path)) {
-        failures.add(shown + ": required path \"" + path + "\" is not protected (no pattern covers "
-            + policy.root().resolve(path) + ")");
+      Path abs = nearest.root().resolve(path).normalize();
+      if (!policies.isProtectedLexically(abs)) {
+        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+            + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
+            + "covers " + abs + ")");
       }
     }
-    int patterns = policy.declaredRules().size();
+    int patterns = 0;
+    for (Policy p : policies.policies()) {
+      patterns += p.declaredRules().size();
+    }
     long onDisk = expansion.entries().stream().filter(e -> e.kind() != Expansion.Entry.Kind.MISSING).count();
     String summary = "agent.lock OK: " + shown + " (" + patterns + " pattern" + (patterns == 1 ? "" : "s")
         + ", " + onDisk + " protected path" + (onDisk == 1 ? "" : "s") + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"

@@ -22,13 +22,14 @@ final class Sarif {
 
   private Sarif() {}
 
-  static void write(Path out, Path policyFile, List<String> errors, List<String> warnings) throws IOException {
+  /** Writes {@code errors} and {@code warnings}, each located in whichever of {@code policyFiles} it names. */
+  static void write(Path out, List<Path> policyFiles, List<String> errors, List<String> warnings) throws IOException {
     StringBuilder results = new StringBuilder();
     for (String e : errors) {
-      result(results, policyFile, "error", e);
+      result(results, fileOf(e, policyFiles), "error", e);
     }
     for (String w : warnings) {
-      result(results, policyFile, "warning", w);
+      result(results, fileOf(w, policyFiles), "warning", w);
     }
     String json = "{\n  \"version\": \"2.1.0\",\n"
         + "  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
@@ -40,6 +41,16 @@ final class Sarif {
       Files.createDirectories(out.getParent());
     }
     Files.writeString(out, json, StandardCharsets.UTF_8);
+  }
+
+  private static Path fileOf(String problem, List<Path> files) {
+    Path best = files.get(0);
+    for (Path f : files) { // the longest match: /p/agent.lock must not claim /p/agent.lock.d/... (nor a/ claim a/b/)
+      if (problem.startsWith(f + ":") && f.toString().length() >= best.toString().length()) {
+        best = f;
+      }
+    }
+    return best;
   }
 
   private static void result(StringBuilder sb, Path file, String level, String problem) {

@@ -64,7 +64,7 @@ class FlagAndReportTest {
   void sarifHasOneResultPerProblemWithItsRegion() throws Exception {
     Path file = dir.resolve("agent.lock");
     Path out = dir.resolve("target/agentlock.sarif");
-    Sarif.write(out, file, List.of(file + ":4:5: pattern \"a\" \"quoted\""), List.of(file + ": whole file"));
+    Sarif.write(out, List.of(file), List.of(file + ":4:5: pattern \"a\" \"quoted\""), List.of(file + ": whole file"));
     String json = Files.readString(out);
     assertTrue(json.contains("\"version\": \"2.1.0\""), json);
     assertTrue(json.contains("\"level\": \"error\", \"message\": {\"text\": \"pattern \\\"a\\\" \\\"quoted\\\"\"}"), json);
