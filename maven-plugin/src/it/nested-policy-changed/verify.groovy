@@ -3,7 +3,7 @@ def log = new File(basedir, 'build.log').text
 def top = new File(basedir, 'agent.lock').toPath().toAbsolutePath().normalize().toString()
 assert log.contains('BUILD FAILURE')
 def root = basedir.toPath().toRealPath().toString()
-assert log.contains('protected paths changed (the work tree against HEAD): 1 path (listed above)')
+assert log.contains('protected paths changed (the work tree against HEAD): 2 paths (listed above)')
 assert log.contains('[ERROR] ' + root + '/app/application.properties: M, protected by "app/application.properties" ('
     + top + ':3:')
 return true

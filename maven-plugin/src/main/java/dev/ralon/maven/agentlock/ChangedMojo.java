@@ -115,7 +115,9 @@ public class ChangedMojo extends AgentlockMojo {
     for (ChangedPaths.Finding f : result.findings()) {
       List<String> why = new ArrayList<>();
       for (Rule r : f.rules()) {
-        Path in = r.file() == null ? null : r.file().toAbsolutePath().normalize();
+        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
+        Path in = r.file() == null || r.file().toString().contains(":") ? r.file()
+            : r.file().toAbsolutePath().normalize();
         why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
             : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
       }
