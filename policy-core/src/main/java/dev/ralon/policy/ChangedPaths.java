@@ -91,13 +91,15 @@ public final class ChangedPaths {
         }
         git = HardenedGit.in(top);
         List<String[]> changes;
-        List<String> revisions = new ArrayList<>(); // the revisions whose policy also judges
+        // the revisions whose policy also judges: {commit, label}; the label names the policy in messages
+        // ("main:agent.lock:4"), the name the user gave where it names that commit, else the short commit id
+        List<String[]> revisions = new ArrayList<>();
         String given = base == null ? "HEAD" : base;
         String against;
         if (staged) {
             changes = parse(git.run("diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
                     "--ignore-submodules=none", "--"));
-            revisions.add("HEAD");
+            revisions.add(new String[] {"HEAD", "HEAD"});
             against = "the index against HEAD";
         } else {
             if (base == null && ci) {
@@ -131,21 +133,22 @@ public final class ChangedPaths {
             } else {
                 changes = parse(git.run("diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
                         "--ignore-submodules=none", mergeBase, toCommit, "--"));
-                revisions.add(toCommit);
+                revisions.add(new String[] {toCommit, to});
                 against = to + " against " + from;
             }
             if (!mergeBase.equals(fromCommit)) { // the base moved on since the branch left it: say where it left
                 against += " (merge base " + mergeBase.substring(0, Math.min(12, mergeBase.length())) + ")";
             }
-            revisions.add(0, mergeBase);
+            revisions.add(0, new String[] {mergeBase, mergeBase.equals(fromCommit) ? from
+                    : mergeBase.substring(0, Math.min(12, mergeBase.length()))});
         }
         List<Policy> judges = new ArrayList<>(policies.policies());
         for (Path file : policyFilesAtBase(policies, dir, top)) {
             String rel = top.relativize(file).toString();
-            for (String rev : revisions) {
-                Optional<byte[]> old = show(git, rev, rel);
+            for (String[] rev : revisions) {
+                Optional<byte[]> old = show(git, rev[0], rel);
                 if (old.isPresent()) {
-                    judges.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), file, file.getParent()));
+                    judges.add(PolicyLoader.parse(old.get(), Path.of(rev[1] + ":" + rel), file, file.getParent()));
                 }
             }
         }
