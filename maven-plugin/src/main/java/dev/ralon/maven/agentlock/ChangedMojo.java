@@ -113,7 +113,7 @@ public class ChangedMojo extends AgentlockMojo {
     }
     List<String> lines = new ArrayList<>();
     for (ChangedPaths.Finding f : result.findings()) {
-      List<String> why = new ArrayList<>();
+      java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
       for (Rule r : f.rules()) {
         // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
         Path in = r.file() == null || r.file().toString().contains(":") ? r.file()

@@ -1,6 +1,7 @@
 package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.Expansion;
+import dev.ralon.policy.FileNames;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
@@ -44,17 +45,22 @@ final class PolicyCheck {
   }
 
   /**
-   * Every error a {@link PolicyException} carries, one line each: the exception itself and the further errors of the
-   * same file the loader attached (as suppressed exceptions, in file order), so a file with four mistakes is reported
-   * in one build.
+   * Every error a {@link PolicyException} carries ({@link PolicyException#problems()}, in the order the spec fixes:
+   * the exception's own first), one line each, so a file with four mistakes is reported in one build. A problem's
+   * own file is used when it names one (absolute), else {@code file}.
    */
   static List<String> describeAll(PolicyException e, Path file) {
     List<String> out = new ArrayList<>();
-    out.add(describe(e, file));
-    for (Throwable t : e.getSuppressed()) {
-      if (t instanceof PolicyException more) {
-        out.add(describe(more, more.file() != null ? more.file() : file));
+    for (PolicyException.Problem p : e.problems()) {
+      Path where = p.file() != null && p.file().isAbsolute() ? p.file() : file;
+      StringBuilder sb = new StringBuilder(where.toAbsolutePath().normalize().toString());
+      if (p.line() > 0) {
+        sb.append(':').append(p.line());
+        if (p.column() > 0) {
+          sb.append(':').append(p.column());
+        }
       }
+      out.add(sb.append(": ").append(p.reason()).toString());
     }
     return out;
   }
@@ -121,21 +127,40 @@ final class PolicyCheck {
       String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
       (failOnUnmatched ? failures : warnings).add(msg);
     }
+    Policy nearest = policies.nearest();
+    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
+    // What the protected set may miss (a directory that cannot be listed, a name this JVM cannot read as UTF-8) fails
+    // the check: the answer would otherwise differ from ralon's, silently. Maven's JVM reads file names with the
+    // locale Maven was started under, which the plugin does not choose: ASCII names read the same under every
+    // locale; a non-ASCII one under C, POSIX or no locale is reported here with what to do.
+    for (String inc : expansion.incomplete()) {
+      remarks.remove(inc);
+      failures.add(shown + ": " + inc);
+    }
     for (String w : remarks) {
       String abs = absolute(w, policies.nearest().file());
       if (!warnings.contains(abs)) {
         warnings.add(abs);
       }
     }
-    Policy nearest = policies.nearest();
-    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
     for (String path : required) {
-      Path abs = nearest.root().resolve(path).normalize();
+      Path abs;
+      try {
+        abs = nearest.root().resolve(path).normalize();
+      } catch (java.nio.file.InvalidPathException e) {
+        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+            + "\" cannot be represented in this JVM (file names are read as " + FileNames.encoding() + ")");
+        continue;
+      }
       if (!policies.isProtectedLexically(abs)) {
         failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
             + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
             + "covers " + abs + ")");
       }
+    }
+    String notUtf8 = FileNames.notUtf8Reason();
+    if (!failures.isEmpty() && notUtf8 != null) {
+      failures.add("agentlock: " + notUtf8 + "; Maven's own locale decides it: LC_ALL=C.UTF-8 mvn ...");
     }
     int patterns = 0;
     for (Policy p : policies.policies()) {

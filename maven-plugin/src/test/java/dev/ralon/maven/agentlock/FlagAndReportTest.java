@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ralon.policy.ErrorKind;
 import dev.ralon.policy.PolicyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,14 +32,15 @@ class FlagAndReportTest {
   }
 
   @Test
-  void everyErrorTheLoaderAttachesIsALineOfItsOwn() {
-    Path file = dir.resolve("agent.lock");
-    PolicyException first = new PolicyException(ErrorKind.PATTERN, file, 3, 5, "first");
-    first.addSuppressed(new PolicyException(ErrorKind.PATTERN, file, 4, 7, "second"));
-    first.addSuppressed(new IllegalStateException("not a policy error"));
-    first.addSuppressed(new PolicyException(ErrorKind.PATTERN, file, 9, 0, "third"));
-    assertEquals(List.of(file + ":3:5: first", file + ":4:7: second", file + ":9: third"),
-        PolicyCheck.describeAll(first, file));
+  void everyErrorOfAFileIsALineOfItsOwn() throws Exception {
+    Path file = Files.writeString(dir.resolve("agent.lock"),
+        "version: 1\nprotect:\n  - /etc/passwd\n  - ../up\n  - \"!neg\"\n  - \"[abc\"\n");
+    PolicyException e = assertThrows(PolicyException.class, () -> PolicyCheck.run(file, false, List.of()));
+    List<String> lines = PolicyCheck.describeAll(e, file);
+    assertEquals(4, lines.size(), lines.toString());
+    for (int i = 0; i < 4; i++) {
+      assertTrue(lines.get(i).startsWith(file + ":" + (3 + i) + ":5: "), lines.get(i));
+    }
   }
 
   @Test
