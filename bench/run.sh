@@ -40,7 +40,7 @@ java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 ralon="$top/cli/target/ralon"
 jar="$here/target/benchmarks.jar"
 if [ ! -x "$ralon" ] || [ ! -f "$jar" ]; then
-  (cd "$top" && mvn -B -q install -DskipTests -pl cli,bench -am)
+  (cd "$top" && ./mvnw -B -q install -DskipTests -pl cli,bench -am)
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/ralon-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -2,6 +2,8 @@
 def log = new File(basedir, 'build.log').text
 def top = new File(basedir, 'agent.lock').toPath().toAbsolutePath().normalize().toString()
 assert log.contains('BUILD FAILURE')
-assert log.contains('protected paths changed (the work tree against HEAD), see ' + top + ', ')
-assert log.contains('M app/application.properties: protected by "app/application.properties" (' + top + ' line 3)')
+def root = basedir.toPath().toRealPath().toString()
+assert log.contains('protected paths changed (the work tree against HEAD): 2 paths (listed above)')
+assert log.contains('[ERROR] ' + root + '/app/application.properties: M, protected by "app/application.properties" ('
+    + top + ':3:')
 return true

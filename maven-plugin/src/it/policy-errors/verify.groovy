@@ -1,5 +1,5 @@
-// Every module's agent.lock has one kind of policy error. Each module's build fails (MojoFailureException) with
-// the absolute file, the line and column of the error, and the reason; no module reports OK.
+// Every module's agent.lock has one kind of policy error. Each module's build fails (MojoFailureException); the
+// error is logged on its own line: the absolute file, the line and column of the error, and the reason.
 def log = new File(basedir, 'build.log').text
 assert log.contains('BUILD FAILURE')
 assert !log.contains('agent.lock OK')
@@ -17,13 +17,13 @@ def cases = [   // module, line, column, reason
 for (c in cases) {
   def (name, line, col, reason) = c
   def lock = new File(basedir, name + '/agent.lock').toPath().toAbsolutePath().normalize().toString()
-  def m = log =~ ('(?m)^\\[ERROR\\] Failed to execute goal dev\\.ralon:agentlock-maven-plugin:\\S+:check \\(default\\) on project '
-      + name + ': (\\S+):(\\d+):(\\d+): (.+?) -> \\[Help 1\\]\r?$')
-  assert m.find() : name + ': no file:line:column error line in build.log'
-  assert m.group(1) == lock : name
-  assert m.group(2) == line.toString() : name + ': line ' + m.group(2)
-  assert m.group(3) == col.toString() : name + ': column ' + m.group(3)
-  assert m.group(4) =~ reason : name + ': reason ' + m.group(4)
+  // each error on its own line, file first: [ERROR] /abs/agent.lock:L:C: reason
+  def m = log =~ ('(?m)^\\[ERROR\\] ' + java.util.regex.Pattern.quote(lock) + ':(\\d+):(\\d+): (.+?)\r?$')
+  assert m.find() : name + ': no [ERROR] file:line:column line in build.log'
+  assert log.contains('on project ' + name + ': agent.lock ' + lock + ' is not valid: 1 error (listed above)') : name
+  assert m.group(1) == line.toString() : name + ': line ' + m.group(1)
+  assert m.group(2) == col.toString() : name + ': column ' + m.group(2)
+  assert m.group(3) =~ reason : name + ': reason ' + m.group(3)
   assert !m.find() : name + ': error reported twice'
 }
 assert log.count('on project ') == cases.size() : 'one error per module, nothing else failed'

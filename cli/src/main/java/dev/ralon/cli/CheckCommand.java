@@ -1,6 +1,8 @@
 package dev.ralon.cli;
 
+import dev.ralon.policy.ChangedPaths;
 import dev.ralon.policy.Expansion;
+import dev.ralon.policy.GitException;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import picocli.CommandLine.Command;
@@ -51,10 +53,15 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "-z", description = "With --stdin, paths are NUL-separated; output paths are NUL-terminated.")
     boolean nul;
 
-    @Option(names = "--changed", arity = "0..1", fallbackValue = "HEAD", paramLabel = "BASE",
-            description = "List protected paths changed between BASE (default HEAD) and the work tree, untracked "
-                    + "files and both sides of renames included, judged by the policy of the work tree and of BASE. "
-                    + "Exit 1 if any: a CI guard for agent-authored changes.")
+    /** What {@code --changed} without a value stores: no base given (HEAD, refused under CI=true). */
+    static final String DEFAULT_BASE = "";
+
+    @Option(names = "--changed", arity = "0..1", fallbackValue = DEFAULT_BASE, paramLabel = "BASE",
+            description = "List protected paths the branch changed since it left BASE: the work tree (untracked files "
+                    + "included) against the merge base of BASE and HEAD, or with A...B commit B against the merge "
+                    + "base of A and B; both sides of renames, judged by the policy of the work tree and of the merge "
+                    + "base. Exit 1 if any: a CI guard for agent-authored changes. Without BASE: HEAD (refused under "
+                    + "CI=true). Paths are relative to the repository's top level.")
     String changedBase;
 
     @Option(names = "--staged", description = "Like --changed, for what the next commit would record (index vs HEAD): "
@@ -101,19 +108,20 @@ final class CheckCommand implements Callable<Integer> {
 
     private int changes(PolicySet policy, PrintWriter out) {
         Path cwd = Path.of("").toAbsolutePath();
-        dev.ralon.policy.ChangedPaths.Result result;
+        ChangedPaths.Result result;
         try {
-            result = dev.ralon.policy.ChangedPaths.find(policy, cwd, changedBase, staged);
-        } catch (dev.ralon.policy.ChangedPaths.GitException e) {
+            String base = changedBase == null || changedBase.equals(DEFAULT_BASE) ? null : changedBase;
+            result = ChangedPaths.find(policy, cwd, base, staged, ChangedPaths.underCi(System.getenv()), "--changed ");
+        } catch (GitException e) {
             throw CliException.error(e.getMessage());
         } catch (dev.ralon.policy.PolicyException e) {
             throw CliException.error("the policy at " + e.getMessage());
         }
-        Path top = result.top();
         List<Object> results = new ArrayList<>();
-        for (dev.ralon.policy.ChangedPaths.Finding f : result.findings()) {
-            String shown = f.from() == null ? display(cwd, top.resolve(f.path()))
-                    : display(cwd, top.resolve(f.from())) + " -> " + display(cwd, top.resolve(f.path()));
+        for (ChangedPaths.Finding f : result.findings()) {
+            // relative to the repository's top level wherever ralon runs: the same lines from every directory, and
+            // the form git itself prints (and CI annotations expect)
+            String shown = f.from() == null ? f.path() : f.from() + " -> " + f.path();
             if (json) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("status", f.status());
@@ -131,6 +139,7 @@ final class CheckCommand implements Callable<Integer> {
             doc.put("format", Json.FORMAT);
             putPolicies(doc, policy);
             doc.put("base", result.base());
+            doc.put("top", result.top().toString());
             doc.put("staged", staged);
             doc.put("anyProtected", any);
             doc.put("changes", results);

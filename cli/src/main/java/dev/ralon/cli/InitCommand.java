@@ -88,6 +88,10 @@ final class InitCommand implements Callable<Integer> {
         return pattern.startsWith("*") ? "\"" + pattern + "\"" : pattern;
     }
 
+    @Option(names = "--header", paramLabel = "FILE", description = "Start agent.lock with FILE's text as '#' comment "
+            + "lines: the project's licence header, for Apache RAT and similar checkers.")
+    Path header;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -105,12 +109,13 @@ final class InitCommand implements Callable<Integer> {
             throw CliException.error(file + " already exists (use --force to overwrite it)");
         }
         List<SensitivePaths.Proposal> proposals = minimal ? List.of() : SensitivePaths.find(target);
+        String text = (header == null ? "" : comment(readHeader(header))) + text(proposals);
         Path tmp = null;
         try {
             // created without explicit permissions, so the kernel applies the user's umask to 0666 (open(2)); not
             // Files.createTempFile, which always makes 0600
             tmp = target.resolve(".agent.lock." + Long.toUnsignedString(new java.util.Random().nextLong(), 36) + ".tmp");
-            Files.writeString(tmp, text(proposals), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+            Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE);
             if (force) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -141,5 +146,22 @@ final class InitCommand implements Callable<Integer> {
                 + ")"));
         spec.commandLine().getOut().println("next: edit it, then `ralon status` to see what it protects");
         return ExitCodes.OK;
+    }
+
+    private static String readHeader(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            throw CliException.error("cannot read the header " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code text} as YAML comment lines ({@code # line}, a blank line as {@code #}), then one empty line. */
+    static String comment(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : text.strip().split("\\R", -1)) {
+            sb.append(line.isBlank() ? "#" : "# " + line.stripTrailing()).append('\n');
+        }
+        return sb.append('\n').toString();
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,10 +54,18 @@ class IntegrationsE2ETest {
     }
 
     Result exec(List<String> cmd, String stdin) throws Exception {
+        return exec(cmd, stdin, repo, Map.of());
+    }
+
+    /** Runs cmd in dir with the test's environment minus CI (a guard's default depends on it) plus {@code env}. */
+    Result exec(List<String> cmd, String stdin, Path dir, Map<String, String> env) throws Exception {
         Path out = Files.createTempFile("out", ".txt");
         Path err = Files.createTempFile("err", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(repo.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().remove("CI");
+        pb.environment().putAll(env);
+        Process p = pb.start();
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -167,9 +176,11 @@ class IntegrationsE2ETest {
         Files.writeString(repo.resolve("agent.lock"), "version: 1\nprotect: []\n");
         Files.writeString(repo.resolve("pom.xml"), "<project>evil</project>\n");
         git("commit", "-qam", "agent work");
-        Result r = ralon(null, "check", "--changed", "master", "--explain");
+        String base = "master";
+        Result r = ralon(null, "check", "--changed", base, "--explain");
         if (r.exit() == 2 && r.err().contains("master")) {
-            r = ralon(null, "check", "--changed", "main", "--explain");
+            base = "main";
+            r = ralon(null, "check", "--changed", base, "--explain");
         }
         assertEquals(1, r.exit(), r.err());
         // the rule is named where it is written: line 4 of the policy as it was at the base revision
@@ -206,6 +217,104 @@ class IntegrationsE2ETest {
     }
 
     @Test
+    void commitAllIsJudgedByTheIndexGitPassesToTheHook() throws Exception {
+        // git commit -a records an index git hands to the hook in GIT_INDEX_FILE; .git/index is still the old one
+        Path hook = repo.resolve(".git/hooks/pre-commit");
+        Files.writeString(hook, "#!/bin/sh\nexec \"" + ralon + "\" check --staged\n");
+        Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String head = git("rev-parse", "HEAD").out().trim();
+        Files.writeString(repo.resolve("pom.xml"), "<project>changed, not staged</project>\n");
+        Result refused = git("commit", "-qam", "commit -a of a protected change");
+        assertEquals(1, refused.exit(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("M\tpom.xml"), refused.err());
+        Files.writeString(repo.resolve("src/app.ts"), "only path given\n");
+        Result partial = git("commit", "-qm", "partial commit of a protected path", "pom.xml");
+        assertEquals(1, partial.exit(), partial.out() + partial.err());
+        assertEquals(head, git("rev-parse", "HEAD").out().trim());
+    }
+
+    @Test
+    void changedPrintsPathsRelativeToTheRepositoryTopWhereverItRuns() throws Exception {
+        Files.writeString(repo.resolve("pom.xml"), "<project>changed</project>\n");
+        Files.writeString(repo.resolve("src/auth/login.ts"), "changed\n");
+        Result top = ralon(null, "check", "--changed");
+        Result sub = exec(List.of(ralon.toString(), "check", "--changed"), null, repo.resolve("src/auth"), Map.of());
+        assertEquals(1, sub.exit(), sub.err());
+        assertEquals("M\tpom.xml\nM\tsrc/auth/login.ts\n", sub.out());
+        assertEquals(top.out(), sub.out());
+    }
+
+    @Test
+    void anUnknownRevisionOrNoBaseUnderCiIsOneLineSayingWhatToDo() throws Exception {
+        Result r = ralon(null, "check", "--changed", "nosuchref");
+        assertEquals(2, r.exit());
+        assertEquals("ralon: unknown revision \"nosuchref\": fetch it first (git fetch origin BRANCH) or name a "
+                + "branch, tag or commit that exists in this repository\n", r.err());
+        Result ci = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, Map.of("CI", "true"));
+        assertEquals(2, ci.exit());
+        assertTrue(ci.err().startsWith("ralon: no base revision given and CI=true: ")
+                && ci.err().contains("--changed origin/main") && ci.err().lines().count() == 1, ci.err());
+        Result dots = ralon(null, "check", "--changed", "HEAD..HEAD");
+        assertEquals(2, dots.exit());
+        assertTrue(dots.err().contains("write HEAD...HEAD"), dots.err());
+    }
+
+    /**
+     * Ralon never runs code from the repository it checks: every helper git can be told to run is planted as an agent
+     * would (git config, .gitattributes, an included file, the user's ~/.gitconfig, a git earlier in PATH, the
+     * caller's GIT_* variables); check --changed, --staged and A...B answer right and nothing ran.
+     */
+    @Test
+    void checkChangedAndStagedRunNothingTheRepositoryPlanted() throws Exception {
+        Path outside = Files.createTempDirectory("planted");
+        Path marker = outside.resolve("PWNED");
+        String leave = "echo ran >> " + marker;
+        String cmd = "sh -c '" + leave + "'"; // fsmonitor, process filter, external diff, diff command, pager
+        String filter = "sh -c '" + leave + "; cat'"; // a clean filter copies stdin to stdout
+        String textconv = "sh -c '" + leave + "; cat \"$0\"'";
+        Files.writeString(repo.resolve("src/app.ts"), "app changed by the agent\n");
+        Files.writeString(repo.resolve("pom.xml"), "<project>staged</project>\n");
+        git("add", "pom.xml");
+        Thread.sleep(1100);
+        Files.writeString(repo.resolve("src/app.ts"), "stat-dirty again\n");
+        Files.writeString(repo.resolve(".gitattributes"), "* filter=x diff=d\n");
+        git("config", "core.fsmonitor", cmd);
+        git("config", "filter.x.clean", filter);
+        git("config", "filter.x.process", cmd);
+        git("config", "diff.external", cmd);
+        git("config", "diff.d.textconv", textconv);
+        git("config", "diff.d.command", cmd);
+        git("config", "core.pager", cmd);
+        git("config", "core.hooksPath", outside.toString());
+        Path included = outside.resolve("included.cfg");
+        Files.writeString(included, "[filter \"y\"]\n\tclean = \"" + filter + "\"\n[core]\n\tfsmonitor = \"" + cmd + "\"\n");
+        git("config", "include.path", included.toString());
+        Files.writeString(repo.resolve(".git/info/attributes"), "*.ts filter=y\n");
+        Path home = Files.createDirectories(outside.resolve("home"));
+        Files.writeString(home.resolve(".gitconfig"), "[core]\n\tfsmonitor = \"" + cmd + "\"\n");
+        Path bin = Files.createDirectories(outside.resolve("bin"));
+        Files.writeString(bin.resolve("git"), "#!/bin/sh\necho ran >> " + marker + "\nexit 0\n");
+        Files.setPosixFilePermissions(bin.resolve("git"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = Map.of("HOME", home.toString(), "PATH", bin + ":" + System.getenv("PATH"),
+                "GIT_DIR", outside.toString(), "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "core.fsmonitor",
+                "GIT_CONFIG_VALUE_0", cmd, "GIT_EXTERNAL_DIFF", cmd);
+        // the plants are real: plain git runs them
+        Result plain = exec(List.of("git", "diff", "HEAD"), null, repo, Map.of("HOME", home.toString()));
+        assertTrue(Files.exists(marker), "plain git did not run the plants: " + plain.err());
+        Files.delete(marker);
+
+        Result changed = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, env);
+        Result staged = exec(List.of(ralon.toString(), "check", "--staged"), null, repo, env);
+        Result branch = exec(List.of(ralon.toString(), "check", "--changed", "HEAD...HEAD"), null, repo, env);
+        assertFalse(Files.exists(marker), "ralon ran a planted command");
+        assertEquals(1, changed.exit(), changed.err());
+        assertEquals("M\tpom.xml\n", changed.out());
+        assertEquals(1, staged.exit(), staged.err());
+        assertEquals("M\tpom.xml\n", staged.out());
+        assertEquals(0, branch.exit(), branch.err());
+    }
+
+    @Test
     void schemaAndCompletionArePrinted() throws Exception {
         Result s = ralon(null, "schema");
         assertEquals(0, s.exit());
@@ -213,6 +322,20 @@ class IntegrationsE2ETest {
         Result c = ralon(null, "generate-completion");
         assertEquals(0, c.exit());
         assertTrue(c.out().contains("complete -F") && c.out().contains("ralon"), c.out().substring(0, 200));
+    }
+
+    @Test
+    void initHeaderWritesTheLicenceHeaderAsCommentsAndThePolicyStaysValid() throws Exception {
+        Path dir = Files.createTempDirectory("init");
+        Path header = Files.writeString(dir.resolve("HEADER.txt"),
+                "Licensed to the Apache Software Foundation (ASF) under one\n\nor more contributor license agreements.\n");
+        Result r = exec(List.of(ralon.toString(), "init", "--header", header.toString(), dir.toString()), null);
+        assertEquals(0, r.exit(), r.err());
+        String text = Files.readString(dir.resolve("agent.lock"));
+        assertTrue(text.startsWith("# Licensed to the Apache Software Foundation (ASF) under one\n#\n"
+                + "# or more contributor license agreements.\n\n# yaml-language-server:"), text);
+        Result check = exec(List.of(ralon.toString(), "check", "pom.xml"), null, dir, Map.of());
+        assertEquals(0, check.exit(), check.err());
     }
 
     @Test

@@ -1,24 +1,33 @@
 package dev.ralon.policy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Protected paths that git says changed: between a base revision and the work tree (tracked changes plus untracked,
- * not ignored files), or between HEAD and the index (what the next commit records). Rename detection is on, and both
- * sides of a rename are judged. Each path is judged by the work tree's policy <em>and</em> the policy as it was at the
- * base, so a change cannot un-protect what it then changes. Used by {@code ralon check --changed/--staged} and by the
- * Maven plugin's {@code changed} goal.
+ * Protected paths that git says changed: what a branch changed since it left a base revision (the work tree, untracked
+ * files included, or a given commit, against the merge base), or what the next commit records (the index against
+ * HEAD). Rename detection is on, and both sides of a rename are judged. Each path is judged by the work tree's policy,
+ * the policy at the merge base and (for {@code A...B}) the policy at B, so a change cannot un-protect what it then
+ * changes. Used by {@code ralon check --changed/--staged} and by the Maven plugin's {@code changed} goal. Every git
+ * command runs through {@link HardenedGit}: nothing the repository configures is executed.
+ *
+ * <p>The base, as given:
+ * <ul>
+ *   <li>{@code A}: the work tree against the merge base of A and HEAD (what the branch changed, not what A did since);</li>
+ *   <li>{@code A...B}: commit B against the merge base of A and B (git diff's meaning; an empty side means HEAD);</li>
+ *   <li>{@code A..B}: refused, it means the two end points to {@code git diff} and the branch's own commits to
+ *       {@code git log}; the message says to write {@code A...B};</li>
+ *   <li>none: HEAD, except under {@code CI=true}, where a guard that compares HEAD with itself would pass by
+ *       accident in the usual detached CI checkout: refused with what to pass.</li>
+ * </ul>
+ * A base that git does not know, or no merge base (a shallow clone that stops before the branch point), is an error
+ * that says what to fetch.
  */
 public final class ChangedPaths {
     /**
@@ -32,59 +41,115 @@ public final class ChangedPaths {
     public record Finding(String status, String path, String from, List<Rule> rules) {
     }
 
-    /** What was compared, and what was found. */
-    public record Result(Path top, String base, boolean staged, List<Finding> findings) {
-    }
-
-    /** git could not answer (not a repository, unknown revision, git missing). The message is one line. */
-    public static final class GitException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        public GitException(String message) {
-            super(message);
-        }
+    /**
+     * What was compared, and what was found.
+     *
+     * @param base     the base as given (HEAD when none was given)
+     * @param against  what was compared, in words: "the work tree against origin/main (merge base 1a2b3c4d5e6f)", the
+     *                 merge base named when the base has moved on since the branch left it
+     */
+    public record Result(Path top, String base, boolean staged, String against, List<Finding> findings) {
     }
 
     private ChangedPaths() {
+    }
+
+    /** Whether {@code env} says the process runs under CI ({@code CI=true}, set by GitHub Actions, GitLab CI, ...). */
+    public static boolean underCi(Map<String, String> env) {
+        return "true".equalsIgnoreCase(env.getOrDefault("CI", "").trim());
     }
 
     /**
      * Protected paths changed in the repository holding {@code dir}.
      *
      * <p>Each path is judged by every policy of {@code policies} as it is on disk, and by every agent.lock as it was at
-     * the base revision: for a discovered set, the agent.lock of each directory from {@code dir} up to the
-     * repository's top level (so a change that deletes or weakens any policy in force still has its changes judged
-     * by the policy it replaced); for an explicit set, the base version of the named file.
+     * each compared revision (the merge base; for {@code A...B} also B; for {@code staged} HEAD): for a discovered
+     * set, the agent.lock of each directory from {@code dir} up to the repository's top level (so a change that
+     * deletes or weakens any policy in force still has its changes judged by the policy it replaced); for an explicit
+     * set, the named file.
      *
-     * @param policies the policies in force for {@code dir} in the work tree
-     * @param base     the revision to compare the work tree with; ignored when {@code staged}
-     * @param staged   compare the index with HEAD instead
-     * @throws PolicyException when a policy at the base revision exists but is not valid
+     * @param policies   the policies in force for {@code dir} in the work tree
+     * @param base       the base revision ({@code A} or {@code A...B}); null for the default; ignored when {@code staged}
+     * @param staged     compare the index with HEAD instead
+     * @param ci         whether the caller runs under CI ({@code CI=true}): then a null base is an error
+     * @param baseOption how the caller's user passes a base, for messages: {@code --changed } or {@code -Dagentlock.base=}
+     * @throws PolicyException when a policy at a compared revision exists but is not valid
      */
-    public static Result find(PolicySet policies, Path dir, String base, boolean staged) throws GitException, PolicyException {
-        Path top = Path.of(new String(git(dir, "rev-parse", "--show-toplevel"), StandardCharsets.UTF_8).trim());
+    public static Result find(PolicySet policies, Path dir, String base, boolean staged, boolean ci, String baseOption)
+            throws GitException, PolicyException {
+        HardenedGit git = HardenedGit.in(dir);
+        Path top = Path.of(new String(git.run("rev-parse", "--show-toplevel"), StandardCharsets.UTF_8).trim());
         try {
             top = top.toRealPath();
         } catch (IOException e) {
             // keep git's answer
         }
-        String rev = staged ? "HEAD" : base;
+        Path real = realOrSame(dir);
+        if (!real.startsWith(top)) {
+            throw new GitException("git's work tree " + top + " does not contain " + real
+                    + " (core.worktree or a .git file points elsewhere); Ralon checks only the repository it runs in");
+        }
+        git = HardenedGit.in(top);
         List<String[]> changes;
+        // the revisions whose policy also judges: {commit, label}; the label names the policy in messages
+        // ("main:agent.lock:4"), the name the user gave where it names that commit, else the short commit id
+        List<String[]> revisions = new ArrayList<>();
+        String given = base == null ? "HEAD" : base;
+        String against;
         if (staged) {
-            changes = parse(git(top, "diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--"));
+            changes = parse(git.run("diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
+                    "--ignore-submodules=none", "--"));
+            revisions.add(new String[] {"HEAD", "HEAD"});
+            against = "the index against HEAD";
         } else {
-            git(top, "rev-parse", "--verify", "--quiet", base + "^{commit}");
-            changes = parse(git(top, "diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", base, "--"));
-            for (String p : split(git(top, "ls-files", "-z", "--others", "--exclude-standard"))) {
-                changes.add(new String[] {"A", p, null});
+            if (base == null && ci) {
+                throw new GitException("no base revision given and CI=true: comparing HEAD with itself would find "
+                        + "nothing; pass " + baseOption + "origin/main (the branch the change goes into, fetched: "
+                        + "fetch-depth: 0 in actions/checkout, GIT_DEPTH: 0 in GitLab) or " + baseOption + "HEAD^1 "
+                        + "on a pull request's merge commit");
             }
+            String from = given;
+            String to = null;
+            int dots = given.indexOf("...");
+            if (dots >= 0) {
+                from = given.substring(0, dots).isEmpty() ? "HEAD" : given.substring(0, dots);
+                to = given.substring(dots + 3).isEmpty() ? "HEAD" : given.substring(dots + 3);
+            } else if (given.contains("..")) {
+                throw new GitException("\"" + given + "\" is ambiguous for a change guard (the two end points to git "
+                        + "diff, the branch's commits to git log): write " + given.replace("..", "...")
+                        + " for what the second side changed since it left the first, or just the first side to "
+                        + "judge the work tree");
+            }
+            String fromCommit = resolve(git, from);
+            String toCommit = resolve(git, to == null ? "HEAD" : to);
+            String mergeBase = mergeBase(git, from, fromCommit, to == null ? "HEAD" : to, toCommit);
+            if (to == null) {
+                changes = parse(git.run("diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
+                        "--ignore-submodules=none", mergeBase, "--"));
+                for (String p : split(git.run("ls-files", "-z", "--others", "--exclude-standard"))) {
+                    changes.add(new String[] {"A", p, null});
+                }
+                against = "the work tree against " + given;
+            } else {
+                changes = parse(git.run("diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
+                        "--ignore-submodules=none", mergeBase, toCommit, "--"));
+                revisions.add(new String[] {toCommit, to});
+                against = to + " against " + from;
+            }
+            if (!mergeBase.equals(fromCommit)) { // the base moved on since the branch left it: say where it left
+                against += " (merge base " + mergeBase.substring(0, Math.min(12, mergeBase.length())) + ")";
+            }
+            revisions.add(0, new String[] {mergeBase, mergeBase.equals(fromCommit) ? from
+                    : mergeBase.substring(0, Math.min(12, mergeBase.length()))});
         }
         List<Policy> judges = new ArrayList<>(policies.policies());
         for (Path file : policyFilesAtBase(policies, dir, top)) {
             String rel = top.relativize(file).toString();
-            Optional<byte[]> old = show(top, rev, rel);
-            if (old.isPresent()) {
-                judges.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), file, file.getParent()));
+            for (String[] rev : revisions) {
+                Optional<byte[]> old = show(git, rev[0], rel);
+                if (old.isPresent()) {
+                    judges.add(PolicyLoader.parse(old.get(), Path.of(rev[1] + ":" + rel), file, file.getParent()));
+                }
             }
         }
         List<Finding> findings = new ArrayList<>();
@@ -109,10 +174,10 @@ public final class ChangedPaths {
                 findings.add(new Finding(c[0], c[1], c[2], List.copyOf(byPattern.values())));
             }
         }
-        return new Result(top, rev, staged, findings);
+        return new Result(top, given, staged, against, findings);
     }
 
-    /** The work-tree paths whose version at the base revision also judges the changes (see {@link #find}). */
+    /** The work-tree paths whose version at the compared revisions also judges the changes (see {@link #find}). */
     private static List<Path> policyFilesAtBase(PolicySet policies, Path dir, Path top) {
         java.util.Set<Path> files = new java.util.LinkedHashSet<>();
         for (Policy p : policies.policies()) {
@@ -121,25 +186,68 @@ public final class ChangedPaths {
             }
         }
         if (!policies.isExplicit()) {
-            Path d = dir.toAbsolutePath().normalize();
-            try {
-                d = d.toRealPath();
-            } catch (IOException e) {
-                // keep the lexical path
-            }
-            for (; d != null && d.startsWith(top); d = d.getParent()) {
+            for (Path d = realOrSame(dir); d != null && d.startsWith(top); d = d.getParent()) {
                 files.add(d.resolve(PolicyDiscovery.FILE_NAME));
             }
         }
         return List.copyOf(files);
     }
 
-    private static Optional<byte[]> show(Path top, String rev, String relPath) {
-        try {
-            return Optional.of(git(top, "show", rev + ":" + relPath));
-        } catch (GitException e) {
-            return Optional.empty(); // no policy at that revision (or no such revision yet: first commit)
+    /** The commit {@code rev} names, or an error saying what to fetch. */
+    private static String resolve(HardenedGit git, String rev) throws GitException {
+        if (rev.startsWith("-")) {
+            throw new GitException("\"" + rev + "\" is not a revision");
         }
+        HardenedGit.Output o = git.attempt("rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}");
+        if (o.exit() == 0) {
+            return o.text();
+        }
+        if (shallow(git)) {
+            return fail("unknown revision \"" + rev + "\" in this shallow clone: fetch it with enough history to "
+                    + "reach where the branch left it (git fetch --depth=N origin BRANCH, fetch-depth: 0 in "
+                    + "actions/checkout, GIT_DEPTH: 0 in GitLab CI)");
+        }
+        return fail("unknown revision \"" + rev + "\": fetch it first (git fetch origin BRANCH) or name a branch, "
+                + "tag or commit that exists in this repository");
+    }
+
+    private static String mergeBase(HardenedGit git, String a, String aCommit, String b, String bCommit)
+            throws GitException {
+        if (aCommit.equals(bCommit)) {
+            return aCommit;
+        }
+        HardenedGit.Output o = git.attempt("merge-base", aCommit, bCommit);
+        if (o.exit() == 0) {
+            return o.text().lines().findFirst().orElseThrow();
+        }
+        if (shallow(git)) {
+            return fail("no merge base of " + a + " and " + b + " in this shallow clone: the history stops before "
+                    + "the branch left " + a + "; fetch more (git fetch --deepen=N, or --unshallow; fetch-depth: 0 "
+                    + "in actions/checkout, GIT_DEPTH: 0 in GitLab CI)");
+        }
+        return fail(a + " and " + b + " have no common history (no merge base): nothing to judge the change against");
+    }
+
+    private static boolean shallow(HardenedGit git) throws GitException {
+        return git.attempt("rev-parse", "--is-shallow-repository").text().equals("true");
+    }
+
+    private static String fail(String message) throws GitException {
+        throw new GitException(message);
+    }
+
+    private static Path realOrSame(Path dir) {
+        try {
+            return dir.toRealPath();
+        } catch (IOException e) {
+            return dir.toAbsolutePath().normalize();
+        }
+    }
+
+    private static Optional<byte[]> show(HardenedGit git, String rev, String relPath) throws GitException {
+        // cat-file: plumbing, never a filter or textconv
+        HardenedGit.Output o = git.attempt("cat-file", "blob", rev + ":" + relPath);
+        return o.exit() == 0 ? Optional.of(o.out()) : Optional.empty(); // no policy at that revision
     }
 
     /** {status, path, from} triples from {@code git diff --name-status -z}. */
@@ -167,45 +275,5 @@ public final class ChangedPaths {
             }
         }
         return out;
-    }
-
-    private static byte[] git(Path dir, String... args) throws GitException {
-        List<String> cmd = new ArrayList<>(List.of("git", "-c", "core.quotepath=off"));
-        cmd.addAll(List.of(args));
-        Path errFile = null;
-        try {
-            errFile = Files.createTempFile("ralon-git", ".err");
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(errFile.toFile()).start();
-            p.getOutputStream().close();
-            byte[] out = readAll(p.getInputStream());
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new GitException("git " + args[0] + " did not finish within 120 s");
-            }
-            if (p.exitValue() != 0) {
-                String first = Files.readString(errFile).lines().findFirst().orElse("exit status " + p.exitValue());
-                throw new GitException("git " + String.join(" ", args) + ": " + first);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new GitException("cannot run git: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new GitException("interrupted while waiting for git");
-        } finally {
-            if (errFile != null) {
-                try {
-                    Files.deleteIfExists(errFile);
-                } catch (IOException ignored) {
-                    // a temporary file left behind is harmless
-                }
-            }
-        }
-    }
-
-    private static byte[] readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        in.transferTo(buf);
-        return buf.toByteArray();
     }
 }

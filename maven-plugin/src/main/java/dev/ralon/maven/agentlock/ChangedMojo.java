@@ -1,99 +1,130 @@
 package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.ChangedPaths;
+import dev.ralon.policy.GitException;
+import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
-import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 
 /**
- * Fails the build when paths protected by agent.lock changed since a base revision: the CI guard for branches written
- * by agents outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
- * {@code ralon check --changed BASE}: tracked changes and untracked files of the work tree against BASE, both sides of
- * renames, each judged by the work tree's policy and by the policy at BASE (so a branch cannot weaken agent.lock and
- * change what it protected). With {@code staged}, the index against HEAD instead (what the next commit records).
+ * Fails the build when a branch changed paths protected by agent.lock: the CI guard for branches written by agents
+ * outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
+ * {@code ralon check --changed BASE}: what the branch changed since it left BASE (the work tree, untracked files
+ * included, against the merge base of BASE and HEAD; or with {@code A...B} commit B against the merge base of A and
+ * B), both sides of renames, each judged by every agent.lock in force in the work tree and as it was at the merge
+ * base (so a branch cannot weaken or delete an agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
+ * next commit records).
  *
- * <p>Not bound to a phase by default, and runs once per build (in the execution root), since git answers for the
- * whole repository.
+ * <p>Under {@code CI=true} a base must be given: HEAD against itself finds nothing in a CI checkout. An unknown base
+ * or a shallow clone that does not reach the merge base is an execution error that says what to fetch. git runs
+ * hardened: nothing the repository configures (fsmonitor, filters, diff drivers, hooks, pager) is executed.
+ *
+ * <p>Not bound to a phase by default; runs once per build wherever it is bound.
  */
 @Mojo(name = "changed", threadSafe = true, aggregator = true)
-public class ChangedMojo extends AbstractMojo {
-
-  /** The revision to compare the work tree with, e.g. {@code origin/main}. */
-  @Parameter(property = "agentlock.base", defaultValue = "HEAD")
-  private String base;
-
-  /** Compare the index with HEAD instead of the work tree with {@code base}. */
-  @Parameter(property = "agentlock.staged", defaultValue = "false")
-  private boolean staged;
-
-  /** Skip the check. */
-  @Parameter(property = "agentlock.skip", defaultValue = "false")
-  private boolean skip;
+public class ChangedMojo extends AgentlockMojo {
 
   /**
-   * The agent.lock to use, alone; by default every agent.lock in the base directory and its parents (each only adds).
+   * The base the branch is judged against: {@code origin/main} (the work tree against the merge base of it and HEAD)
+   * or {@code A...B} (commit B against the merge base of A and B). Not set: HEAD, refused under {@code CI=true}.
    */
-  @Parameter(property = "agentlock.policyFile")
-  private File policyFile;
+  @Parameter(property = "agentlock.base")
+  private String base;
 
-  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-  private File basedir;
+  /** Compare the index with HEAD instead ({@code true}/{@code false}). */
+  @Parameter(property = "agentlock.staged", defaultValue = "false")
+  private String staged;
+
+  /** Skip this goal only ({@code agentlock.skip} skips every goal). */
+  @Parameter(property = "agentlock.changed.skip", defaultValue = "false")
+  private String skipChanged;
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("agent.lock change guard skipped (agentlock.skip)");
-      return;
-    }
+  String goalSkipProperty() {
+    return "agentlock.changed.skip";
+  }
+
+  @Override
+  String goalSkip() {
+    return skipChanged;
+  }
+
+  @Override
+  String what() {
+    return "agent.lock change guard";
+  }
+
+  @Override
+  void run() throws MojoExecutionException, MojoFailureException {
+    boolean index = Flag.parse("agentlock.staged", staged);
     Path dir = basedir.toPath().toAbsolutePath().normalize();
+    String given = base == null || base.isBlank() ? null : base.trim();
+    List<Path> files;
+    try {
+      files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
+          : PolicyDiscovery.inForce(dir);
+    } catch (PolicyException e) {
+      throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
+    }
+    // once per build for the same policies and base: git answers for the whole repository, so modules that share
+    // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
+    String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
+    BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
+        files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, given, index));
+  }
+
+  private void guard(Path dir, String given, boolean index) throws MojoExecutionException, MojoFailureException {
     PolicySet policy;
     ChangedPaths.Result result;
     try {
-      policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(policyFile.toPath().toAbsolutePath().normalize()))
+      policy = policyFile != null
+          ? PolicySet.explicit(PolicyLoader.load(policyFile.toPath().toAbsolutePath().normalize()))
           : PolicySet.inForceAt(dir);
       if (policy.isEmpty()) {
         throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
       }
-      result = ChangedPaths.find(policy, dir, base, staged);
+      result = ChangedPaths.find(policy, dir, given, index, ChangedPaths.underCi(System.getenv()),
+          "-Dagentlock.base=");
     } catch (PolicyException e) {
-      String msg = PolicyCheck.describe(e, e.file());
+      Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : dir.resolve("agent.lock");
       if (e.isIoFault()) {
-        throw new MojoExecutionException(msg, e);
+        throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
       }
-      throw new MojoFailureException(msg, e);
-    } catch (ChangedPaths.GitException e) {
+      List<String> errors = PolicyCheck.describeAll(e, where);
+      fail(errors, "agent.lock " + where + " is not valid: " + CheckMojo.count(errors.size(), "error")
+          + " (listed above)");
+      return;
+    } catch (GitException e) {
       throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
     }
-    String against = staged ? "the index against HEAD" : "the work tree against " + base;
+    String shown = String.join(", ", policy.files().stream().map(Path::toString).toList());
     if (result.findings().isEmpty()) {
-      getLog().info("agent.lock " + shown(policy) + ": no protected path changed (" + against + ")");
+      getLog().info("agent.lock " + shown + ": no protected path changed (" + result.against() + ")");
       return;
     }
     List<String> lines = new ArrayList<>();
-    lines.add("protected paths changed (" + against + "), see " + shown(policy) + ":");
     for (ChangedPaths.Finding f : result.findings()) {
       java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
       for (Rule r : f.rules()) {
-        String in = policy.policies().size() == 1 ? "" : r.file() + " ";
-        why.add(r.implicit() ? "the policy file " + in + "itself" : "\"" + r.pattern() + "\" (" + in + "line " + r.line() + ")");
+        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
+        Path in = r.file() == null || r.file().toString().contains(":") ? r.file()
+            : r.file().toAbsolutePath().normalize();
+        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
+            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
       }
-      lines.add("  " + f.status() + " " + (f.from() == null ? f.path() : f.from() + " -> " + f.path())
-          + ": protected by " + String.join(", ", why));
+      lines.add(result.top().resolve(f.path()) + ": " + f.status()
+          + (f.from() == null ? "" : " from " + f.from()) + ", protected by " + String.join(", ", why));
     }
-    throw new MojoFailureException(String.join(System.lineSeparator(), lines));
-  }
-
-  private static String shown(PolicySet policies) {
-    return String.join(", ", policies.files().stream().map(Path::toString).toList());
+    fail(lines, "protected paths changed (" + result.against() + "): " + CheckMojo.count(lines.size(), "path")
+        + " (listed above)");
   }
 }

@@ -4,21 +4,16 @@ import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentMap;
-import org.apache.maven.execution.MavenSession;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
 
 /**
  * Checks the project's agent.lock and fails the build when it is not valid.
@@ -26,8 +21,8 @@ import org.apache.maven.project.MavenProject;
  * <p>Finds agent.lock the way {@code ralon} does: every {@code agent.lock} in the project's base directory and in each
  * of its parents is in force, and each only adds protection (or the file given by {@code policyFile} alone). Then:
  * <ul>
- *   <li>a policy error (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fails the build
- *       with {@code file:line:column: reason} — the first error, the one {@code ralon} reports for the file;</li>
+ *   <li>policy errors (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fail the build, each
+ *       on its own line {@code [ERROR] /abs/agent.lock:line:column: reason} — every error the loader reports;</li>
  *   <li>a file that cannot be read (a directory, no permission, I/O error) is an execution error;</li>
  *   <li>a pattern that matches nothing on disk is a warning, or a failure with {@code failOnUnmatched};</li>
  *   <li>each {@code required} path the policy does not protect fails the build.</li>
@@ -37,19 +32,11 @@ import org.apache.maven.project.MavenProject;
  * that share it log one line saying so.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VALIDATE, threadSafe = true)
-public class CheckMojo extends AbstractMojo {
+public class CheckMojo extends AgentlockMojo {
 
-  /** Skip the check. */
-  @Parameter(property = "agentlock.skip", defaultValue = "false")
-  private boolean skip;
-
-  /**
-   * The agent.lock to check, alone. When not set, every {@code agent.lock} in the project's base directory and its
-   * parents is checked (all of them are in force: a nearer one only adds to a farther one). A relative path is relative to the project's base directory. A file set here that does not
-   * exist is an execution error ({@code onMissing} only applies when nothing was found by searching).
-   */
-  @Parameter(property = "agentlock.policyFile")
-  private File policyFile;
+  /** Skip this goal only ({@code agentlock.skip} skips every goal). */
+  @Parameter(property = "agentlock.check.skip", defaultValue = "false")
+  private String skipCheck;
 
   /**
    * What to do when no agent.lock is found above the project: {@code warn} (default; logged once per build),
@@ -60,10 +47,10 @@ public class CheckMojo extends AbstractMojo {
 
   /**
    * Fail the build when a pattern of agent.lock matches nothing on disk (default: only warn). A literal pattern
-   * naming a file that does not exist yet counts as matching nothing.
+   * naming a file that does not exist yet counts as matching nothing. {@code true} or {@code false}.
    */
   @Parameter(property = "agentlock.failOnUnmatched", defaultValue = "false")
-  private boolean failOnUnmatched;
+  private String failOnUnmatched;
 
   /**
    * Paths the policy must protect, e.g. {@code .github/workflows/ci.yml} or {@code pom.xml}. Each entry is one path,
@@ -74,26 +61,32 @@ public class CheckMojo extends AbstractMojo {
   @Parameter(property = "agentlock.required")
   private List<String> required;
 
-  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-  private File basedir;
-
-  @Parameter(defaultValue = "${project}", readonly = true, required = true)
-  private MavenProject project;
-
-  @Parameter(defaultValue = "${session}", readonly = true, required = true)
-  private MavenSession session;
-
-  private static final String OK = "ok";
-  private static final String FAILURE = "failure";
-  private static final String ERROR = "error";
+  /**
+   * Also write the problems found as a SARIF 2.1.0 log to this file (for GitHub code scanning's upload-sarif and
+   * other CI annotators). Written on every run, empty of results when the policy passes.
+   */
+  @Parameter(property = "agentlock.sarifFile")
+  private java.io.File sarifFile;
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("agent.lock check skipped (agentlock.skip)");
-      return;
-    }
+  String goalSkipProperty() {
+    return "agentlock.check.skip";
+  }
+
+  @Override
+  String goalSkip() {
+    return skipCheck;
+  }
+
+  @Override
+  String what() {
+    return "agent.lock check";
+  }
+
+  @Override
+  void run() throws MojoExecutionException, MojoFailureException {
     OnMissing missingMode = OnMissing.parse(onMissing);
+    boolean failUnmatched = Flag.parse("agentlock.failOnUnmatched", failOnUnmatched);
     List<String> requiredPaths = new ArrayList<>();
     if (required != null) {
       for (String entry : required) {
@@ -120,68 +113,58 @@ public class CheckMojo extends AbstractMojo {
       }
     }
     String file = String.join(", ", files.stream().map(Path::toString).toList());
-
-    String module = project.getGroupId() + ":" + project.getArtifactId();
-    String key = file + "\u0000failOnUnmatched=" + failOnUnmatched + "\u0000required=" + requiredPaths;
-    ConcurrentMap<String, String[]> checked = BuildState.checked(session);
-    Exception[] thrown = new Exception[1];
-    String[] outcome = checked.computeIfAbsent(key, k -> {
-      try {
-        check(files, requiredPaths);
-        return new String[] {OK, module};
-      } catch (MojoFailureException e) {
-        thrown[0] = e;
-        return new String[] {FAILURE, module};
-      } catch (MojoExecutionException | RuntimeException e) {
-        thrown[0] = e;
-        return new String[] {ERROR, module};
-      }
-    });
-    if (thrown[0] != null) { // this module ran the check and it did not pass
-      if (thrown[0] instanceof MojoFailureException f) {
-        throw f;
-      }
-      if (thrown[0] instanceof MojoExecutionException x) {
-        throw x;
-      }
-      throw (RuntimeException) thrown[0];
-    }
-    if (outcome[1].equals(module) && outcome[0].equals(OK)) {
-      return; // reported by check()
-    }
-    String already = "agent.lock " + file + " was already checked in this build (module " + outcome[1] + ")";
-    switch (outcome[0]) {
-      case OK -> getLog().info(already + ": OK");
-      case FAILURE -> throw new MojoFailureException(already + " and failed; see the error reported there");
-      default -> throw new MojoExecutionException(already + " and could not be read; see the error reported there");
-    }
+    String key = file + "\u0000failOnUnmatched=" + failUnmatched + "\u0000required=" + requiredPaths;
+    BuildState.once(session, key, module(), "agent.lock " + file + " was already checked", getLog(),
+        () -> check(files, file, failUnmatched, requiredPaths));
   }
 
-  private void check(List<Path> files, List<String> requiredPaths)
+  private void check(List<Path> files, String file, boolean failUnmatched, List<String> requiredPaths)
       throws MojoExecutionException, MojoFailureException {
     PolicyCheck.Result result;
     try {
       // the explicit file alone, or every file in force (each loaded; the first that cannot be is the error)
       PolicySet set = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
           : PolicySet.inForceAt(basedir.toPath().toAbsolutePath().normalize());
-      result = PolicyCheck.run(set, failOnUnmatched, requiredPaths);
+      result = PolicyCheck.run(set, failUnmatched, requiredPaths);
     } catch (PolicyException e) {
-      String msg = PolicyCheck.describe(e, e.file());
+      Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : files.get(0);
       if (e.isIoFault()) {
-        throw new MojoExecutionException(msg, e);
+        throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
       }
-      throw new MojoFailureException(msg, e);
+      List<String> errors = PolicyCheck.describeAll(e, where);
+      writeSarif(List.of(where), errors, List.of());
+      fail(errors, "agent.lock " + where + " is not valid: " + count(errors.size(), "error") + " (listed above)");
+      return;
     } catch (IOException e) {
-      throw new MojoExecutionException("agent.lock " + String.join(", ", files.stream().map(Path::toString).toList())
-          + ": cannot list protected paths: " + e.getMessage(), e);
+      throw new MojoExecutionException("agent.lock " + file + ": cannot list protected paths: " + e.getMessage(), e);
     }
+    writeSarif(files, result.failures(), result.warnings());
     for (String w : result.warnings()) {
       getLog().warn(w);
     }
     if (!result.failures().isEmpty()) {
-      throw new MojoFailureException(String.join(System.lineSeparator(), result.failures()));
+      fail(result.failures(), "agent.lock " + file + ": " + count(result.failures().size(), "problem")
+          + " (listed above)");
+      return;
     }
     getLog().info(result.summary());
+  }
+
+  private void writeSarif(List<Path> files, List<String> errors, List<String> warnings)
+      throws MojoExecutionException {
+    if (sarifFile == null) {
+      return;
+    }
+    Path out = sarifFile.toPath().toAbsolutePath().normalize();
+    try {
+      Sarif.write(out, files, errors, warnings);
+    } catch (IOException e) {
+      throw new MojoExecutionException("agentlock: cannot write " + out + ": " + e.getMessage(), e);
+    }
+  }
+
+  static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 
   private void missing(OnMissing mode) throws MojoFailureException {
@@ -191,8 +174,7 @@ public class CheckMojo extends AbstractMojo {
       case IGNORE -> getLog().debug(msg + " (agentlock.onMissing=ignore)");
       case WARN -> {
         // once per build: in a multi-module build without agent.lock every module would say the same
-        String[] first = BuildState.checked(session).putIfAbsent(
-            "\u0000missing", new String[] {OK, project.getGroupId() + ":" + project.getArtifactId()});
+        String[] first = BuildState.checked(session).putIfAbsent("\u0000missing", new String[] {BuildState.OK, module()});
         if (first == null) {
           getLog().warn(msg + "; nothing to check (set agentlock.onMissing=fail to require one, =ignore to hide this)");
         } else {

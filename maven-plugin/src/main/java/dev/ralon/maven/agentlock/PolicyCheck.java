@@ -15,11 +15,11 @@ import java.util.List;
 /**
  * The check behind {@code agentlock:check}, free of Maven types so it can be tested directly.
  *
- * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader} (which stops at the first error, so at most
- * one policy error is reported per run), or takes the policies in force ({@link PolicySet}: every agent.lock from the
- * module up, each only adding), expands them against the file system, and returns what to report. It never
- * logs and never swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException},
- * I/O faults while walking the tree as {@link IOException}.
+ * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader}, or takes the policies in force
+ * ({@link PolicySet}: every agent.lock from the module up, each only adding), expands them against the file system,
+ * and returns what to report, every line in the form {@code /abs/agent.lock[:L[:C]]: text}. It never logs and never
+ * swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException}
+ * ({@link #describeAll} renders every error it carries), I/O faults while walking the tree as {@link IOException}.
  */
 final class PolicyCheck {
 
@@ -45,6 +45,45 @@ final class PolicyCheck {
   }
 
   /**
+   * Every error a {@link PolicyException} carries ({@link PolicyException#problems()}, in the order the spec fixes:
+   * the exception's own first), one line each, so a file with four mistakes is reported in one build. A problem's
+   * own file is used when it names one (absolute), else {@code file}.
+   */
+  static List<String> describeAll(PolicyException e, Path file) {
+    List<String> out = new ArrayList<>();
+    for (PolicyException.Problem p : e.problems()) {
+      Path where = p.file() != null && p.file().isAbsolute() ? p.file() : file;
+      StringBuilder sb = new StringBuilder(where.toAbsolutePath().normalize().toString());
+      if (p.line() > 0) {
+        sb.append(':').append(p.line());
+        if (p.column() > 0) {
+          sb.append(':').append(p.column());
+        }
+      }
+      out.add(sb.append(": ").append(p.reason()).toString());
+    }
+    return out;
+  }
+
+  /**
+   * A warning from policy-core in the form this plugin promises: the loader's start with the policy file as shown
+   * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
+   * front).
+   */
+  static String absolute(String warning, Path file) {
+    Path shown = file.toAbsolutePath().normalize();
+    Path cwd = Path.of("").toAbsolutePath();
+    String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
+    if (warning.startsWith(shown + ":")) {
+      return warning;
+    }
+    if (relative != null && warning.startsWith(relative + ":")) {
+      return shown + warning.substring(relative.length());
+    }
+    return shown + ": " + warning;
+  }
+
+  /**
    * @param file the agent.lock to check
    * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
    * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
@@ -63,7 +102,13 @@ final class PolicyCheck {
     Expansion expansion = policies.expand(true);
     List<String> warnings = new ArrayList<>();
     for (Policy p : policies.policies()) {
-      warnings.addAll(p.warnings());
+      for (String w : p.warnings()) {
+        warnings.add(absolute(w, p.file()));
+      }
+      if (p.declaredRules().isEmpty()) {
+        warnings.add(p.file().toAbsolutePath().normalize()
+            + ": the policy protects nothing but itself (no pattern under protect:)");
+      }
     }
     List<String> remarks = new ArrayList<>(expansion.warnings());
     List<String> failures = new ArrayList<>();
@@ -93,8 +138,9 @@ final class PolicyCheck {
       failures.add(shown + ": " + inc);
     }
     for (String w : remarks) {
-      if (!warnings.contains(w)) {
-        warnings.add(w);
+      String abs = absolute(w, policies.nearest().file());
+      if (!warnings.contains(abs)) {
+        warnings.add(abs);
       }
     }
     for (String path : required) {

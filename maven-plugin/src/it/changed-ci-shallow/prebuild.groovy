@@ -1,0 +1,4 @@
+// What actions/checkout makes for a pull request by default: the merge commit, one commit deep, detached.
+evaluate(new File(itLib, 'git-fixture.groovy'))
+ciCheckout(makeUpstream(['docs.md': 'more docs\n']), 'refs/pull/1/merge', 1)
+return true

@@ -1,0 +1,88 @@
+package dev.ralon.maven.agentlock;
+
+import java.io.File;
+import java.util.List;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * What both goals share: the skip switches, the adoption mode and how problems are reported. Each problem is logged
+ * on its own line, {@code [ERROR] /abs/path/agent.lock:L:C: reason} (or {@code [WARNING]}), the form IDEs and CI
+ * annotators match; the exception that fails the build then carries only a one-line summary.
+ */
+abstract class AgentlockMojo extends AbstractMojo {
+
+  /** Skip every agentlock goal ({@code true}/{@code false}; anything else is an error). */
+  @Parameter(property = "agentlock.skip", defaultValue = "false")
+  private String skip;
+
+  /**
+   * {@code false}: report problems as warnings and let the build go on (adopting agent.lock in an existing build,
+   * or a report-only CI job). Configuration and machine errors still fail.
+   */
+  @Parameter(property = "agentlock.failOnError", defaultValue = "true")
+  private String failOnError;
+
+  /**
+   * The agent.lock to use instead of searching. A relative path is relative to the module's base directory. Must
+   * exist.
+   */
+  @Parameter(property = "agentlock.policyFile")
+  protected File policyFile;
+
+  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
+  protected File basedir;
+
+  @Parameter(defaultValue = "${project}", readonly = true, required = true)
+  protected MavenProject project;
+
+  @Parameter(defaultValue = "${session}", readonly = true, required = true)
+  protected MavenSession session;
+
+  /** The goal's own skip parameter's property and value ({@code agentlock.check.skip}, ...). */
+  abstract String goalSkipProperty();
+
+  abstract String goalSkip();
+
+  /** What this goal does, for the "skipped" line: "agent.lock check". */
+  abstract String what();
+
+  abstract void run() throws MojoExecutionException, MojoFailureException;
+
+  @Override
+  public final void execute() throws MojoExecutionException, MojoFailureException {
+    boolean skipAll = Flag.parse("agentlock.skip", skip);
+    boolean skipGoal = Flag.parse(goalSkipProperty(), goalSkip());
+    Flag.parse("agentlock.failOnError", failOnError);
+    if (skipAll || skipGoal) {
+      getLog().info(what() + " skipped (" + (skipGoal ? goalSkipProperty() : "agentlock.skip") + ")");
+      return;
+    }
+    run();
+  }
+
+  String module() {
+    return project.getGroupId() + ":" + project.getArtifactId();
+  }
+
+  /**
+   * Reports problems that fail the build: each on its own {@code [ERROR]} line, then a failure with {@code summary};
+   * with {@code failOnError=false} each on its own {@code [WARNING]} line and the build goes on.
+   */
+  void fail(List<String> problems, String summary) throws MojoExecutionException, MojoFailureException {
+    if (Flag.parse("agentlock.failOnError", failOnError)) {
+      for (String p : problems) {
+        getLog().error(p);
+      }
+      throw new MojoFailureException(summary);
+    }
+    for (String p : problems) {
+      getLog().warn(p);
+    }
+    getLog().warn(summary + " (agentlock.failOnError=false: the build goes on)");
+  }
+}
