@@ -66,6 +66,11 @@ final class RunCommand implements Callable<Integer> {
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
 
+    @Option(names = "--create-agent-state", description = "Create the missing agent state directories in $HOME "
+            + "(~/.claude, ~/.codex, ~/.gemini, mode 0700) before the sandbox starts: under Landlock they cannot be "
+            + "created during the run when $HOME leads to a protected path.")
+    boolean createAgentState;
+
     @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -108,6 +113,11 @@ final class RunCommand implements Callable<Integer> {
         }
         initialiseJnaInBackground();
         Policy policy = policyOption.load();
+        if (createAgentState && !dryRun && System.getenv("HOME") != null) {
+            for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
+                err.println("ralon: created " + created);
+            }
+        }
         Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
 
@@ -144,6 +154,13 @@ final class RunCommand implements Callable<Integer> {
         }
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);
+        }
+        if ("landlock".equals(enforcer.name())) {
+            String home = System.getenv("HOME");
+            for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
+                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(), policy.root())) {
+                err.println("ralon: note: " + n);
+            }
         }
         if (!enforceable) {
             if (!allowDegraded) {
