@@ -1,7 +1,7 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 
 import java.io.IOException;
@@ -122,6 +122,31 @@ final class Hook {
                 + "); refusing the tool call to stay safe (set RALON_DEBUG=1 for details; please report it)";
     }
 
+    /**
+     * The path the kernel would write for {@code raw} (absolute, not normalised): its longest existing prefix
+     * resolved as path resolution does ({@code toRealPath}, so {@code ..} after a symbolic link leaves the link's
+     * target, not the link's directory), the rest appended. Null when no prefix resolves.
+     */
+    static Path kernelForm(Path raw) {
+        Path existing = raw;
+        Path rest = null;
+        while (existing != null) {
+            try {
+                Path real = existing.toRealPath();
+                return rest == null ? real : real.resolve(rest).normalize();
+            } catch (java.io.IOException | SecurityException e) {
+                // does not exist (or cannot be resolved): one level up
+            }
+            Path name = existing.getFileName();
+            if (name == null) {
+                return null;
+            }
+            rest = rest == null ? name : name.resolve(rest);
+            existing = existing.getParent();
+        }
+        return null;
+    }
+
     private static int judge(HookPayload input, Path policyFile, Reply reply, PrintWriter out, PrintWriter err) {
         List<String> targets = new ArrayList<>();
         String tool = input.tool == null ? "" : input.tool;
@@ -157,25 +182,33 @@ final class Hook {
         HookPolicies policies = new HookPolicies(policyFile);
         List<String> refusals = new ArrayList<>();
         for (String t : targets) {
-            Path p;
+            List<Path> forms = new ArrayList<>(2);
             try {
-                p = cwd.resolve(t).toAbsolutePath().normalize();
+                Path raw = cwd.resolve(t).toAbsolutePath();
+                forms.add(raw.normalize());
+                Path kernel = kernelForm(raw);
+                if (kernel != null && !forms.contains(kernel)) {
+                    forms.add(kernel); // "link/../x" is x beside the link's target for the kernel, not beside the link
+                }
             } catch (InvalidPathException e) {
                 refusals.add(CliException.oneLine(t) + " is not a valid path");
                 continue;
             }
-            List<Policy> inForce;
-            try {
-                inForce = policies.forTarget(p);
-            } catch (PolicyException e) {
-                return reply.deny("ralon: the policy cannot be used, so writes are refused until it is fixed: "
-                        + e.getMessage(), out, err);
-            }
-            for (Policy policy : inForce) {
-                List<Rule> rules = policy.check(p);
+            for (Path p : forms) {
+                PolicySet inForce;
+                try {
+                    inForce = policies.forTarget(p);
+                } catch (PolicyException e) {
+                    return reply.deny("ralon: the policy cannot be used, so writes are refused until it is fixed: "
+                            + e.getMessage(), out, err);
+                }
+                if (inForce.isEmpty()) {
+                    continue; // no agent.lock above this form of the target: nothing protects it
+                }
+                List<Rule> rules = inForce.check(p);
                 if (!rules.isEmpty()) {
-                    String rel = policy.relativize(p);
-                    refusals.add((rel != null ? rel : t) + " is protected by " + CheckCommand.describe(policy, rules));
+                    String rel = inForce.nearest().relativize(p);
+                    refusals.add((rel != null ? rel : t) + " is protected by " + CheckCommand.describe(inForce, rules));
                     break;
                 }
             }

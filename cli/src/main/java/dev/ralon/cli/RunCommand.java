@@ -11,8 +11,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -47,7 +46,7 @@ import java.util.concurrent.Callable;
 final class RunCommand implements Callable<Integer> {
     /** Environment variable the command sees: the backend's name. */
     static final String ENV_BACKEND = "RALON_BACKEND";
-    /** Environment variable the command sees: the policy file's absolute path. */
+    /** Environment variable the command sees: the nearest policy file's absolute path (the others: --dry-run). */
     static final String ENV_POLICY = "RALON_POLICY";
 
     @Mixin
@@ -112,14 +111,15 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.error("--json goes with --dry-run");
         }
         initialiseJnaInBackground();
-        Policy policy = policyOption.load();
+        PolicySet policies = policyOption.load();
         if (createAgentState && !dryRun && System.getenv("HOME") != null) {
             for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
                 err.println("ralon: created " + created);
             }
         }
-        Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
+        Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
+        String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
         for (String problem : enforcers.problems()) {
@@ -140,15 +140,23 @@ final class RunCommand implements Callable<Integer> {
         if (dryRun) {
             if (json) {
                 Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
+                doc.put("policies", policies.files().stream().map(Path::toString).toList());
+                doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
                 out.println(Json.write(doc));
             } else {
-                printPlan(out, enforcer, chosen, set, plan, refusals);
+                if (leftOut != null) {
+                    out.println("note: " + leftOut);
+                }
+                printPlan(out, enforcer, chosen, set, policies, plan, refusals);
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
         }
 
+        if (leftOut != null) {
+            err.println("ralon: note: " + leftOut);
+        }
         for (String w : set.warnings()) {
             err.println("ralon: warning: " + w);
         }
@@ -158,7 +166,8 @@ final class RunCommand implements Callable<Integer> {
         if ("landlock".equals(enforcer.name())) {
             String home = System.getenv("HOME");
             for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
-                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(), policy.root())) {
+                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),
+                    policies.nearest().root())) {
                 err.println("ralon: note: " + n);
             }
         }
@@ -181,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> env = new HashMap<>(System.getenv());
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
-        env.put(ENV_POLICY, policy.file().toString());
+        env.put(ENV_POLICY, policies.nearest().file().toString());
         Launch launch;
         try {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
@@ -199,9 +208,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, Plan plan, List<String> refusals) {
+                          ProtectedSet set, PolicySet policies, Plan plan, List<String> refusals) {
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
-        out.println("policy: " + set.policyFile());
+        for (Path file : policies.files()) { // every file in force, farthest first
+            out.println("policy: " + file);
+        }
         out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
         out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
         out.println("protected paths (" + set.paths().size() + "):");

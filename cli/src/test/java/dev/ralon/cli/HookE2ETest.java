@@ -184,6 +184,16 @@ class HookE2ETest {
         allowed(hook("claude-code", claude(elsewhere, "Write", "{\"file_path\":\"proj/src/x.txt\",\"content\":\"x\"}")));
     }
 
+    @Test
+    void dotDotAfterALinkIsJudgedWhereTheKernelResolvesIt() throws Exception {
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.createSymbolicLink(elsewhere.resolve("src-link"), app.resolve("src"));
+        // lexically elsewhere/.env (no policy); for the kernel app/src/.. is app, so app/.env
+        deniedPreToolUse(hook("claude-code", claude(elsewhere, "Write", "{\"file_path\":\"src-link/../.env\",\"content\":\"x\"}")));
+        deniedPreToolUse(hook("codex", codex(elsewhere, "*** Begin Patch\n*** Delete File: src-link/../.env\n*** End Patch\n")));
+        allowed(hook("claude-code", claude(elsewhere, "Write", "{\"file_path\":\"src-link/../src/y.txt\",\"content\":\"x\"}")));
+    }
+
     // ---- Codex ----
 
     @Test
