@@ -11,7 +11,40 @@
 # -Xlog:cds*=off:stderr: nor does the JVM's report of an archive it could not use (JDK 25 prints it at error level):
 # the archive is an optimisation, and the run without it is complete (the same options must be given when the archive
 # is dumped: JDK 25 compares --enable-native-access and reports the difference).
-if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; else j=java; fi
+if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; jfrom="RALON_JAVA=$RALON_JAVA"
+elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; jfrom="JAVA_HOME=$JAVA_HOME"
+else j=java; jfrom="java on PATH"; fi
+# Hook mode (`ralon hook ...`, also after --policy FILE): an agent calls this before each write, and reads any exit
+# status but its "deny" code (2 for Claude Code, Codex and Gemini CLI) as "go ahead". So in hook mode nothing that goes
+# wrong before Ralon answers may end in another status: no java, a JVM that cannot start (it exits 1 on a bad option,
+# or dies by a signal on OOM or a crash) or a "java" that is not one. The JVM runs as a child, and Main, told by
+# -Dralon.launcher.hook, answers with ANSWERED (10) where it means 0: any status but 10 and 2 is reported in one line
+# and becomes 2 (docs/security.md, "Hooks fail closed").
+ralon_hook=
+case $1 in
+  hook) ralon_hook=1 ;;
+  --policy) [ "$3" = hook ] && ralon_hook=1 ;;
+  --policy=*) [ "$2" = hook ] && ralon_hook=1 ;;
+esac
+ralon_nojava() { # WHY: one line and exit 2 (the hook's deny code too); the commands never start
+  if [ -n "$ralon_hook" ]; then
+    echo "ralon: cannot run Java ($1); refusing the tool call to stay safe (set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java)" >&2
+  else
+    echo "ralon: cannot run Java: $1; set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java" >&2
+  fi
+  exit 2
+}
+# Found and executable, checked with shell built-ins only (no fork on the usual path): a missing java is one line, not
+# the shell's "exec: java: not found" with status 127. A JVM too old for Ralon is reported by Boot (compiled for Java 8).
+case $j in
+  */*) jp=$j ;;
+  *) jp=; oldifs=$IFS; IFS=:
+     for d in $PATH; do if [ -n "$d" ] && [ -f "$d/$j" ] && [ -x "$d/$j" ]; then jp=$d/$j; break; fi; done
+     IFS=$oldifs
+     [ -n "$jp" ] || ralon_nojava "no $j on PATH" ;;
+esac
+if [ ! -e "$jp" ]; then ralon_nojava "$jfrom: $jp does not exist"
+elif [ -d "$jp" ] || [ ! -x "$jp" ]; then ralon_nojava "$jfrom: $jp is not an executable file"; fi
 # The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
@@ -25,12 +58,6 @@ case $self in ./*) self=${self#./} ;; esac
 case $self in /*) ;; *) self=$PWD/$self ;; esac
 cds=
 if [ "${RALON_CDS:-1}" != 0 ]; then
-  case $j in
-    */*) jp=$j ;;
-    *) jp=; oldifs=$IFS; IFS=:
-       for d in $PATH; do if [ -x "$d/$j" ]; then jp=$d/$j; break; fi; done
-       IFS=$oldifs ;;
-  esac
   # Beside the executable, never in $HOME: an agent sandboxed by `ralon run` can usually write its home directory,
   # and a planted archive would be mapped into the next ralon before anything is enforced. Whoever can write the
   # executable's directory can already replace the executable. Not writable (e.g. /usr/local/bin as a user): no
@@ -124,4 +151,15 @@ case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
      RALON_LOCALE_FORCED=1; export RALON_LOCALE_FORCED
      LC_ALL=C.UTF-8; export LC_ALL ;;
 esac
-exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Main "$@"
+if [ -n "$ralon_hook" ]; then
+  "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  rc=$?
+  case $rc in
+    10) exit 0 ;;
+    2) exit 2 ;;
+  esac
+  if [ "$rc" -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="exit status $rc without an answer"; fi
+  echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
+  exit 2
+fi
+exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"

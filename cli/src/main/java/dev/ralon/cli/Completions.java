@@ -22,14 +22,6 @@ final class Completions {
         }
     }
 
-    /** The hook formats {@code ralon hook} knows. */
-    static final class HookNames implements Iterable<String> {
-        @Override
-        public Iterator<String> iterator() {
-            return HookCommand.FORMATS.stream().map(HookCommand.HookFormat::name).iterator();
-        }
-    }
-
     /**
      * Keeps an argument as typed (a String). Declared with {@code type = Path.class} on a String parameter, it makes
      * picocli's completion script complete file names, without turning the words into normalised {@code Path}s

@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 
 /** Entry point of the {@code ralon} executable. */
 public final class Main {
+    /** What the JVM exits with for 0 when the launcher says it runs a hook: "answered, and the answer is 0". */
+    static final int ANSWERED = 10;
+
     private Main() {
     }
 
@@ -22,6 +25,11 @@ public final class Main {
                 ? FastCheck.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
                 : Ralon.execute(args);
         System.out.flush();
+        // In hook mode the launcher runs the JVM as a child and takes any status but ANSWERED and 2 as a failure of
+        // Java itself, which the agent must read as "deny" (cli/src/main/launcher/ralon.sh).
+        if (code == ExitCodes.OK && System.getProperty("ralon.launcher.hook") != null) {
+            code = ANSWERED;
+        }
         System.exit(code);
     }
 

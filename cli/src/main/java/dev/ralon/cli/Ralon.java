@@ -27,7 +27,7 @@ import java.util.Properties;
                 "  ralon run --dry-run -- claude       print the plan, start nothing",
                 "  ralon check --changed origin/main   protected paths a branch changed (exit 1 if any): CI guard",
                 "  ralon check --staged                protected paths the next commit changes: pre-commit hook",
-                "  ralon hook claude-code              Claude Code PreToolUse hook (reads the hook JSON on stdin)",
+                "  ralon hook claude-code              an agent's pre-write hook (also: codex, gemini; JSON on stdin)",
                 "  ralon schema > agent.lock.schema.json   the JSON Schema, for editors",
                 "  source <(ralon generate-completion) bash/zsh completion",
                 "",

@@ -74,6 +74,11 @@ final class RunCommand implements Callable<Integer> {
             + " files and the other paths that run code later outside the sandbox; `ralon status` lists them).")
     boolean noBaseline;
 
+    @Option(names = "--create-agent-state", description = "Create the missing agent state directories in $HOME "
+            + "(~/.claude, ~/.codex, ~/.gemini, mode 0700) before the sandbox starts: under Landlock they cannot be "
+            + "created during the run when $HOME leads to a protected path.")
+    boolean createAgentState;
+
     @Parameters(arity = "0..*", paramLabel = "CMD", type = Path.class, converter = Completions.Verbatim.class, description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -116,6 +121,11 @@ final class RunCommand implements Callable<Integer> {
         }
         initialiseJnaInBackground();
         PolicySet policies = policyOption.load();
+        if (createAgentState && !dryRun && System.getenv("HOME") != null) {
+            for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
+                err.println("ralon: created " + created);
+            }
+        }
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet policySet = Backends.toProtectedSet(expansion);
         String leftOut = policyOption.leftOutNote();
@@ -205,6 +215,14 @@ final class RunCommand implements Callable<Integer> {
         }
         for (String n : notes) {
             err.println("ralon: " + n);
+        }
+        if ("landlock".equals(enforcer.name())) {
+            String home = System.getenv("HOME");
+            for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
+                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),
+                    policies.nearest().root())) {
+                err.println("ralon: note: " + n);
+            }
         }
         if (!enforceable) {
             if (!allowDegraded) {

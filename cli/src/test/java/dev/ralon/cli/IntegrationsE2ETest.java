@@ -101,13 +101,25 @@ class IntegrationsE2ETest {
                 + "\"tool_input\":" + inputJson + ",\"tool_use_id\":\"toolu_01\"}";
     }
 
+    /**
+     * The reason of a PreToolUse refusal in Claude Code's JSON form (exit 0, {@code hookSpecificOutput.permissionDecision:
+     * "deny"}, nothing on stderr); fails the test if the answer is anything else.
+     */
+    static String denied(Result r) {
+        assertEquals(0, r.exit(), r.toString());
+        org.json.JSONObject specific = new org.json.JSONObject(r.out()).getJSONObject("hookSpecificOutput");
+        assertEquals("PreToolUse", specific.getString("hookEventName"));
+        assertEquals("deny", specific.getString("permissionDecision"));
+        assertEquals("", r.err());
+        return specific.getString("permissionDecisionReason");
+    }
+
     @Test
-    void writeToAProtectedFileIsRefusedWithExit2AndAReasonForTheModel() throws Exception {
+    void writeToAProtectedFileIsRefusedWithAReasonForTheModel() throws Exception {
         Result r = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/auth/login.ts")
                 + "\",\"content\":\"pwned\"}"), "hook", "claude-code");
-        assertEquals(2, r.exit(), "exit 2 is what makes Claude Code block the call");
-        assertTrue(r.err().contains("src/auth/login.ts is protected by \"src/auth/\" (agent.lock:3)"), r.err());
-        assertEquals("", r.out());
+        assertEquals("src/auth/login.ts is protected by \"src/auth/\" (agent.lock:3)", denied(r).split(". This file")[0]
+                .substring("agent.lock: ".length()));
     }
 
     @Test
@@ -122,19 +134,16 @@ class IntegrationsE2ETest {
     void multiEditAndNotebookEditAreChecked() throws Exception {
         Result multi = ralon(hookInput("MultiEdit", "{\"file_path\":\"" + repo.resolve("pom.xml")
                 + "\",\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"}]}"), "hook", "claude-code");
-        assertEquals(2, multi.exit());
-        assertTrue(multi.err().contains("pom.xml is protected"), multi.err());
+        assertTrue(denied(multi).contains("pom.xml is protected"), multi.toString());
         Result nb = ralon(hookInput("NotebookEdit", "{\"notebook_path\":\"" + repo.resolve("notebooks/a.ipynb")
                 + "\",\"new_source\":\"x\",\"cell_id\":\"c1\"}"), "hook", "claude-code");
-        assertEquals(2, nb.exit());
-        assertTrue(nb.err().contains("notebooks/a.ipynb is protected by \"notebooks/*.ipynb\""), nb.err());
+        assertTrue(denied(nb).contains("notebooks/a.ipynb is protected by \"notebooks/*.ipynb\""), nb.toString());
     }
 
     @Test
     void relativePathsResolveAgainstTheHooksCwdAndNewFilesInProtectedDirsAreRefused() throws Exception {
         Result r = ralon(hookInput("Write", "{\"file_path\":\"src/auth/new.ts\",\"content\":\"x\"}"), "hook", "claude-code");
-        assertEquals(2, r.exit(), r.err());
-        assertTrue(r.err().contains("src/auth/new.ts is protected"), r.err());
+        assertTrue(denied(r).contains("src/auth/new.ts is protected"), r.toString());
     }
 
     @Test
@@ -151,8 +160,7 @@ class IntegrationsE2ETest {
         assertTrue(garbage.err().startsWith("ralon: cannot read the hook input"), garbage.err());
         Files.writeString(repo.resolve("agent.lock"), "version: 1\nprotected:\n  - x\n");
         Result bad = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/app.ts") + "\"}"), "hook", "claude-code");
-        assertEquals(2, bad.exit());
-        assertTrue(bad.err().contains("agent.lock:2:1: unknown key \"protected\""), bad.err());
+        assertTrue(denied(bad).contains("agent.lock:2:1: unknown key \"protected\""), bad.toString());
     }
 
     @Test

@@ -112,8 +112,9 @@ class PoliciesOnlyAddE2ETest {
         String hook = "{\"session_id\":\"s\",\"cwd\":\"" + sub + "\",\"hook_event_name\":\"PreToolUse\","
                 + "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"" + sub.resolve("inner.key") + "\",\"content\":\"x\"}}";
         Result h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
-        assertEquals(2, h.code(), "the hook must refuse: " + h);
-        assertTrue(h.err().contains("inner.key"), h.err());
+        // a PreToolUse refusal: permissionDecision "deny" on stdout (docs/integrations.md)
+        assertEquals(0, h.code(), "the hook must refuse: " + h);
+        assertTrue(h.out().contains("\"permissionDecision\": \"deny\"") && h.out().contains("inner.key"), h.toString());
         assertUntouched(root);
     }
 
@@ -134,8 +135,9 @@ class PoliciesOnlyAddE2ETest {
         String hook = "{\"cwd\":\"" + sub + "\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
                 + sub.resolve("free.txt") + "\"}}";
         Result h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
-        assertEquals(2, h.code(), "a broken policy in force makes the hook refuse: " + h);
-        assertTrue(h.err().contains(sub.resolve("agent.lock").toString()) || h.err().contains("agent.lock:"), h.err());
+        assertEquals(0, h.code(), "a broken policy in force makes the hook refuse: " + h);
+        assertTrue(h.out().contains("\"permissionDecision\": \"deny\""), h.toString());
+        assertTrue(h.out().contains(sub.resolve("agent.lock").toString()) || h.out().contains("agent.lock:"), h.out());
         assertUntouched(root);
     }
 
