@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
@@ -11,6 +12,7 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.Rule;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -22,8 +24,44 @@ final class Backends {
     private Backends() {
     }
 
+    private static PluginDirectory plugins;
+
+    /** The plugin directory beside the executable, read once per process. */
+    static synchronized PluginDirectory plugins() {
+        if (plugins == null) {
+            plugins = PluginDirectory.find();
+        }
+        return plugins;
+    }
+
+    /** The built-in backends and those of the plugin directory's trusted jars, each isolated (Enforcers). */
     static Enforcers discover() {
-        return Enforcers.discover(Backends.class.getClassLoader());
+        return Enforcers.discover(Backends.class.getClassLoader(), plugins().jars());
+    }
+
+    /** What discovery refused or could not load, one line each: the plugin directory's refusals first. */
+    static List<String> problems(Enforcers enforcers) {
+        List<String> all = new ArrayList<>(plugins().refused());
+        all.addAll(enforcers.problems());
+        return all;
+    }
+
+    /** Where a backend came from, for status: "built in", or the plugin jar. */
+    static String origin(Enforcer e) {
+        String o = Enforcers.origin(e);
+        PluginDirectory p = plugins();
+        return p.jars().stream().anyMatch(j -> j.toString().equals(o)) ? o : "built in";
+    }
+
+    /** The "unknown backend" line: the known names, and where a third-party backend goes. */
+    static String unknownBackend(Enforcers enforcers, String name) {
+        Path dir = plugins().dir();
+        return "unknown backend '" + name + "'; known backends: "
+                + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))
+                + (dir != null ? "; a third-party backend is added by putting its jar in " + dir
+                : "; a third-party backend is added by putting its jar in " + PluginDirectory.NAME
+                + "/ beside the ralon executable")
+                + " (docs/writing-an-enforcer.md)";
     }
 
     /** An enforcer with what its probe said. */
@@ -36,8 +74,7 @@ final class Backends {
      */
     static Probed choose(Enforcers enforcers, String pinned) {
         if (pinned != null) {
-            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error("unknown backend '" + pinned
-                    + "'; known backends: " + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))));
+            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error(unknownBackend(enforcers, pinned)));
             Probe p = safeProbe(e);
             if (!p.available()) {
                 throw CliException.error("backend " + e.name() + " cannot enforce on this host: " + p.detail()
@@ -61,19 +98,26 @@ final class Backends {
                 + "; `--backend noop` runs the command unprotected");
     }
 
-    /** A backend chosen for a protected set, with its plan and why stronger backends were passed over. */
-    record Choice(Probed probed, Plan plan, List<String> passedOver) {
+    /** A backend chosen for a protected set, with its plan, the host's admission and why stronger ones were passed over. */
+    record Choice(Probed probed, Plan plan, Admission admission, List<String> passedOver) {
     }
 
     /**
-     * The backend {@code run} uses for this protected set. Pinned: that one (exit 2 when unknown or unavailable),
-     * whatever its plan says. Not pinned: the strongest available backend (rank above 0) whose plan is enforceable;
-     * when none is, the strongest available one, so that its refusals are what the user sees.
+     * The backend {@code run} uses for this protected set. Pinned: that one (exit 2 when unknown or unavailable, or
+     * when its plan() fails), whatever its admission says. Not pinned: the strongest available backend (rank above 0)
+     * whose plan is admitted (host-side admission, {@link Admission}); when none is, the strongest available one, so
+     * that its refusals are what the user sees. A backend whose plan() fails is passed over with its one line.
      */
-    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set) {
+    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete) {
         if (pinned != null) {
             Probed p = choose(enforcers, pinned);
-            return new Choice(p, p.enforcer().plan(set), List.of());
+            Plan plan;
+            try {
+                plan = p.enforcer().plan(set);
+            } catch (EnforcerFailure f) {
+                throw CliException.error(f.getMessage() + " (nothing was started)");
+            }
+            return new Choice(p, plan, Admission.of(p.enforcer(), set, plan, incomplete), List.of());
         }
         List<String> passedOver = new ArrayList<>();
         Choice first = null;
@@ -87,15 +131,22 @@ final class Backends {
                 why.add(e.name() + ": " + probe.detail() + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")"));
                 continue;
             }
-            Plan plan = e.plan(set);
-            Choice c = new Choice(new Probed(e, probe), plan, List.copyOf(passedOver));
-            if (plan.enforceable()) {
+            Plan plan;
+            try {
+                plan = e.plan(set);
+            } catch (EnforcerFailure f) {
+                passedOver.add(f.getMessage());
+                continue;
+            }
+            Admission admission = Admission.of(e, set, plan, incomplete);
+            Choice c = new Choice(new Probed(e, probe), plan, admission, List.copyOf(passedOver));
+            if (admission.enforceable()) {
                 return c;
             }
             if (first == null) {
                 first = c;
             }
-            passedOver.add(e.name() + " cannot enforce this policy (" + String.join("; ", plan.refusals()) + ")");
+            passedOver.add(e.name() + " cannot enforce this policy (" + String.join("; ", admission.reasons()) + ")");
         }
         if (first != null) {
             return first;
@@ -109,8 +160,8 @@ final class Backends {
         try {
             Probe p = e.probe();
             return p != null ? p : Probe.unavailable("its probe returned nothing", "");
-        } catch (RuntimeException | LinkageError ex) {
-            return Probe.unavailable("its probe failed: " + CliException.oneLine(String.valueOf(ex.getMessage())), "");
+        } catch (EnforcerFailure ex) { // discovered enforcers are isolated: any failure of theirs arrives as this
+            return Probe.unavailable(CliException.oneLine(ex.getMessage()), "");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Launch;
@@ -112,10 +113,10 @@ final class RunCommand implements Callable<Integer> {
         ProtectedSet set = Backends.toProtectedSet(expansion);
 
         Enforcers enforcers = Backends.discover();
-        for (String problem : enforcers.problems()) {
+        for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, backend, set);
+        Backends.Choice choice = Backends.choose(enforcers, backend, set, expansion.incomplete());
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
         Plan plan = choice.plan();
@@ -123,17 +124,18 @@ final class RunCommand implements Callable<Integer> {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
 
-        List<String> refusals = new ArrayList<>(plan.refusals());
-        refusals.addAll(expansion.incomplete()); // the protected set may miss a path: never enforce it silently
-        boolean enforceable = refusals.isEmpty();
+        Admission admission = choice.admission(); // decided by the host, for every backend alike
+        List<String> refusals = admission.reasons();
+        boolean enforceable = admission.enforceable();
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
 
         if (dryRun) {
             if (json) {
-                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
+                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, admission);
                 doc.put("passedOver", choice.passedOver());
                 out.println(Json.write(doc));
             } else {
-                printPlan(out, enforcer, chosen, set, plan, refusals);
+                printPlan(out, enforcer, chosen, set, plan, admission);
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
@@ -145,6 +147,9 @@ final class RunCommand implements Callable<Integer> {
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);
         }
+        if (notCreateProtected != null) {
+            err.println("ralon: " + notCreateProtected);
+        }
         if (!enforceable) {
             if (!allowDegraded) {
                 throw CliException.error("backend " + enforcer.name() + " cannot enforce this policy: "
@@ -153,7 +158,10 @@ final class RunCommand implements Callable<Integer> {
             for (String r : refusals) {
                 err.println("ralon: DEGRADED: " + r);
             }
-            Set<Guarantee> missing = plan.missing().isEmpty() ? enforcer.guarantees() : plan.missing();
+            Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+            for (Plan.Refusal r : admission.refusals()) {
+                missing.addAll(r.lost().isEmpty() ? enforcer.guarantees() : r.lost());
+            }
             err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(missing));
         }
         if (enforcer.guarantees().isEmpty()) {
@@ -170,6 +178,8 @@ final class RunCommand implements Callable<Integer> {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        } catch (EnforcerFailure e) {
+            throw CliException.error(e.getMessage() + " (nothing was started)");
         }
         out.flush();
         err.flush();
@@ -182,7 +192,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, Plan plan, List<String> refusals) {
+                          ProtectedSet set, Plan plan, Admission admission) {
+        List<String> refusals = admission.reasons();
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         out.println("policy: " + set.policyFile());
         out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
@@ -207,6 +218,10 @@ final class RunCommand implements Callable<Integer> {
         for (String w : warnings) {
             out.println("warning: " + w);
         }
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
+        if (notCreateProtected != null) {
+            out.println(notCreateProtected);
+        }
         for (String r : refusals) {
             out.println("cannot enforce: " + r);
         }
@@ -214,7 +229,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                                        ProtectedSet set, Plan plan, List<String> refusals) {
+                                        ProtectedSet set, Plan plan, Admission admission) {
+        List<String> refusals = admission.reasons();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("backend", enforcer.name());
         doc.put("probe", chosen.probe().detail());
@@ -223,7 +239,9 @@ final class RunCommand implements Callable<Integer> {
         doc.put("enforceable", refusals.isEmpty());
         doc.put("guarantees", ids(enforcer.guarantees()));
         doc.put("notGuaranteed", ids(Backends.notDeclared(enforcer)));
-        doc.put("missing", ids(plan.missing()));
+        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        admission.refusals().forEach(r -> missing.addAll(r.lost()));
+        doc.put("missing", ids(missing));
         List<Object> paths = new ArrayList<>();
         for (ProtectedPath p : set.paths()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -247,6 +265,16 @@ final class RunCommand implements Callable<Integer> {
         warnings.addAll(plan.warnings());
         doc.put("warnings", warnings);
         doc.put("refusals", refusals);
+        List<Object> uncovered = new ArrayList<>();
+        for (Plan.Refusal r : admission.refusals()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", r.path() == null ? null : r.path().toString());
+            m.put("reason", r.reason());
+            m.put("lost", ids(r.lost()));
+            uncovered.add(m);
+        }
+        doc.put("refusalDetails", uncovered);
+        doc.put("notProtectedAgainstCreation", admission.notCreateProtected().stream().map(Path::toString).toList());
         return doc;
     }
 

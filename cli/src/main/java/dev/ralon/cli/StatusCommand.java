@@ -53,7 +53,7 @@ final class StatusCommand implements Callable<Integer> {
         }
         String pick;
         try {
-            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp)).probed().enforcer().name();
+            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp), exp.incomplete()).probed().enforcer().name();
         } catch (CliException e) {
             pick = null;
         }
@@ -62,7 +62,7 @@ final class StatusCommand implements Callable<Integer> {
 
         List<String> warnings = new ArrayList<>(policy.warnings());
         warnings.addAll(exp.warnings());
-        warnings.addAll(enforcers.problems());
+        warnings.addAll(Backends.problems(enforcers));
 
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -92,9 +92,11 @@ final class StatusCommand implements Callable<Integer> {
                 m.put("description", p.enforcer().description());
                 m.put("guarantees", RunCommand.ids(p.enforcer().guarantees()));
                 m.put("notGuaranteed", RunCommand.ids(Backends.notDeclared(p.enforcer())));
+                m.put("from", Backends.origin(p.enforcer()));
                 backends.add(m);
             }
             doc.put("backends", backends);
+            doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
             doc.put("enforcedBy", inside);
             if (inside != null) {
@@ -131,6 +133,17 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(String.format("  %-10s %-9s not guaranteed: %s", "", "",
                         Backends.guaranteeIds(Backends.notDeclared(p.enforcer()))));
             }
+        }
+        PluginDirectory plugins = Backends.plugins();
+        if (plugins.dir() != null) {
+            List<String> from = new ArrayList<>();
+            for (Backends.Probed p : probed) {
+                String o = Backends.origin(p.enforcer());
+                if (!o.equals("built in")) {
+                    from.add(p.enforcer().name() + " from " + o);
+                }
+            }
+            out.println("plugins (" + plugins.dir() + "): " + (from.isEmpty() ? "none" : String.join(", ", from)));
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
         if (inside != null) {
