@@ -196,6 +196,43 @@ class PluginsE2ETest {
         assertFalse(Files.exists(project.resolve("started")), "nothing may start");
     }
 
+    /**
+     * Plugins are not on the application class path (each jar has a class loader of its own), so the launcher's
+     * start-up archive, made for that class path, still maps with plugins present; the plugin's classes come from its
+     * jar. Checked through the JVM's own class-loading log, not assumed.
+     */
+    @Test
+    void theStartUpArchiveStillMapsWithAPluginAndThePluginLoadsFromItsJar() throws Exception {
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Result first = ralon(Map.of(), "status"); // starts the archive builder in the background
+        assertEquals(0, first.exit(), first.err());
+        Path cds = exe.resolveSibling(".ralon-cds");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        Path archive = null;
+        while (archive == null && System.nanoTime() < end) {
+            if (Files.isDirectory(cds)) {
+                try (var walk = Files.walk(cds)) {
+                    archive = walk.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst()
+                            .orElse(null);
+                }
+            }
+            if (archive == null) {
+                Thread.sleep(500);
+            }
+        }
+        assertTrue(archive != null, "no archive was made in " + cds);
+        Path log = dir.resolve("class-load.log");
+        Result r = ralon(Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), "status");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test-plugin from " + good), r.out());
+        List<String> loads = Files.readAllLines(log);
+        assertTrue(loads.stream().anyMatch(l -> l.endsWith(" dev.ralon.cli.Main source: shared objects file")),
+                "the archive was not mapped with a plugin present");
+        assertTrue(loads.stream().anyMatch(l -> l.endsWith(" org.example.plugins.PluginEnforcers$Good source: "
+                + good.toUri().toString().replace("file:///", "file:/"))), String.join("\n", loads.stream()
+                .filter(l -> l.contains("PluginEnforcers")).toList()));
+    }
+
     @Test
     void unknownBackendNamesThePluginDirectory() throws Exception {
         Result r = ralon("run", "--backend", "nosuch", "--", "true");
