@@ -16,7 +16,7 @@ import java.lang.annotation.Target;
  * @since 0.1.0
  */
 @Documented
-@Retention(RetentionPolicy.CLASS)
+@Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR, ElementType.FIELD, ElementType.PACKAGE})
 @Stable(since = "0.1.0")
 public @interface Stable {
