@@ -295,6 +295,15 @@ class PluginsE2ETest {
         assertTrue(r.err().lines().anyMatch(l -> l.equals(String.format(line, "test-plugin"))), r.err());
         Result noop = ralon("run", "--backend", "noop", "--", "true");
         assertTrue(noop.err().lines().anyMatch(l -> l.equals(String.format(line, "noop"))), noop.err());
+        // Ralon's own mount backend gets the same verdict and the same line (it no longer refuses the plan), and
+        // ordinary work in the project root goes on.
+        if (ralon("status").out().lines().anyMatch(l -> l.matches("  mount +yes .*"))) {
+            Result mount = ralon("run", "--backend", "mount", "--", "sh", "-c", "mkdir target && echo ok > target/x"
+                    + " && echo changed >> secret.txt");
+            assertTrue(mount.err().lines().anyMatch(l -> l.equals(String.format(line, "mount"))), mount.err());
+            assertTrue(Files.isRegularFile(project.resolve("target/x")), "ordinary work goes on: " + mount.err());
+            assertEquals("s\n", Files.readString(project.resolve("secret.txt")), "the existing protected file held");
+        }
         Result dry = ralon("run", "--backend", "test-plugin", "--dry-run", "--json");
         assertEquals(0, dry.exit(), dry.err());
         assertEquals(List.of(project.toRealPath().resolve(".env.production").toString()),

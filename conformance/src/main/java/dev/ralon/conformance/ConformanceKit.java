@@ -117,7 +117,7 @@ public final class ConformanceKit {
             return this;
         }
 
-        /** Runs as uid 65534 (nobody), the unprivileged user of DESIGN-NOTES §8. */
+        /** Runs as uid 65534 (nobody), the unprivileged user CI runs the kit as (needs root). */
         public Builder asNobody() {
             return asUser(NOBODY);
         }

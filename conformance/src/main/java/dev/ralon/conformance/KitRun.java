@@ -602,7 +602,7 @@ final class KitRun {
 
     /**
      * The test class path (the enforcer under test, the kit, ralon-cli and its backends), copied once per JVM into a
-     * directory under /tmp every user may read, so that uid 65534 can run it (DESIGN-NOTES §8).
+     * directory under /tmp every user may read, so that uid 65534 can run it (a build tree under a home directory of mode 700 is not readable to it).
      */
     static synchronized String readableClasspath() throws IOException {
         if (sharedClasspath != null) {
