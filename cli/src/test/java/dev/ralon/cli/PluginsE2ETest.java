@@ -283,6 +283,37 @@ class PluginsE2ETest {
                 + " not loaded"), r.out());
     }
 
+    /**
+     * A shared install (root's executable and plugin directory) as an unprivileged user: root's jars load, the user's
+     * own jar in root's directory does not (a shared install's plugins must all be root's), and the plugin runs the
+     * command for that user.
+     */
+    @Test
+    void aSharedInstallAsUid65534LoadsRootsJarsOnly() throws Exception {
+        assumeTrue(PluginDirectory.currentUid() == 0, "needs root to run as uid 65534 (setpriv)");
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Path users = plugin("users.jar", PluginEnforcers.ThrowsFromPlan.class);
+        Files.setAttribute(users, "unix:uid", 65534);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path home = Files.createDirectory(dir.resolve("home"));
+        Files.setAttribute(home, "unix:uid", 65534);
+        Files.setAttribute(project, "unix:uid", 65534);
+        List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                "HOME=" + home, "RALON_CDS=0", exe.toString());
+        List<String> status = new ArrayList<>(asNobody);
+        status.add("status");
+        Result r = run(status, Map.of());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test-plugin from " + good), r.out());
+        assertTrue(r.out().contains("warning: plugin " + users + " belongs to uid 65534 in a directory of root's (a"
+                + " shared install's plugins must all be root's); not loaded"), r.out());
+        List<String> runIt = new ArrayList<>(asNobody);
+        runIt.addAll(List.of("run", "--backend", "test-plugin", "--", "sh", "-c", "id -u"));
+        Result ran = run(runIt, Map.of());
+        assertEquals(0, ran.exit(), ran.err());
+        assertEquals("65534\n", ran.out());
+    }
+
     @Test
     void aMissingLiteralPathIsSaidInOneLineForEveryBackendAlike() throws Exception {
         plugin("good.jar", PluginEnforcers.Good.class); // skips missing paths and does not declare create-missing
