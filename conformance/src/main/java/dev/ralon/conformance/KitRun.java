@@ -414,7 +414,9 @@ final class KitRun {
                     outcomes.put(id, policyLost != null
                             ? new Outcome(rc.getOrDefault(id, "(no result)"), List.of(), policyLost)
                             : new Outcome(rc.getOrDefault(id, "(no result)"), changes(c, before.get(id), after)));
-                    if (!restorePolicy(policyText, policyInode) && policyLost == null) {
+                    // under noop (the control) nothing is bound to the inode: a recreated agent.lock is attacked as
+                    // well as the first one, and every attack must still show its effect there
+                    if (!restorePolicy(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
                         policyLost = "not judged: attack '" + c.attack().id() + "' replaced agent.lock (a new inode);"
                                 + " the sandbox's protection of the old one cannot speak for the new one";
                     }
