@@ -172,21 +172,26 @@ final class Backends {
         return all;
     }
 
+    /**
+     * The enforcer's input for the policies expanded: the root is the expansion's (the farthest policy's root), the
+     * policy file the nearest one; each path's reasons name the file and line of every rule that protects it.
+     */
     static ProtectedSet toProtectedSet(Expansion expansion) {
         Policy policy = expansion.policy();
-        String name = policy.file().getFileName().toString();
+        boolean nameOnly = expansion.policies().size() == 1;
         List<ProtectedPath> paths = new ArrayList<>();
         for (Expansion.Entry e : expansion.entries()) {
             List<String> reasons = new ArrayList<>();
             for (Rule r : e.rules()) {
-                reasons.add(r.implicit() ? name + " (the policy file)" : r.pattern() + " (" + name + ":" + r.line() + ")");
+                reasons.add(r.implicit() ? r.location(nameOnly) + " (the policy file)"
+                        : r.pattern() + " (" + r.location(nameOnly) + ")");
             }
             if (e.via() != null) {
                 reasons.add("reached as " + e.via() + " through a symbolic link");
             }
             paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }
-        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warnings());
+        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warnings());
     }
 
     static String guaranteeIds(Set<Guarantee> gs) {

@@ -1,8 +1,7 @@
 package dev.ralon.cli;
 
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,7 +81,7 @@ final class CheckCommand implements Callable<Integer> {
         if (stdin) {
             all.addAll(readStdin(System.in, nul));
         }
-        Policy policy = policyOption.load();
+        PolicySet policy = policyOption.load();
         PrintWriter out = spec.commandLine().getOut();
         if (all.isEmpty() && !stdin) {
             return list(policy, out);
@@ -90,7 +89,7 @@ final class CheckCommand implements Callable<Integer> {
         return FastCheck.checkPaths(policy, all, out, explain, json, nul);
     }
 
-    private int changes(Policy policy, PrintWriter out) {
+    private int changes(PolicySet policy, PrintWriter out) {
         Path cwd = Path.of("").toAbsolutePath();
         dev.ralon.policy.ChangedPaths.Result result;
         try {
@@ -119,7 +118,7 @@ final class CheckCommand implements Callable<Integer> {
         boolean any = !result.findings().isEmpty();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("policy", policy.file().toString());
+            putPolicies(doc, policy);
             doc.put("base", result.base());
             doc.put("staged", staged);
             doc.put("anyProtected", any);
@@ -130,7 +129,7 @@ final class CheckCommand implements Callable<Integer> {
         return any ? ExitCodes.PROTECTED : ExitCodes.OK;
     }
 
-    private int list(Policy policy, PrintWriter out) throws IOException {
+    private int list(PolicySet policy, PrintWriter out) throws IOException {
         return listProtected(policy, out, spec.commandLine().getErr(), explain, json);
     }
 
@@ -138,9 +137,9 @@ final class CheckCommand implements Callable<Integer> {
      * Lists every protected path of {@code policy} (or the JSON document), warnings on {@code err}; exit 0. Shared by
      * {@code check} through picocli and without it (FastCheck).
      */
-    static int listProtected(Policy policy, PrintWriter out, PrintWriter err, boolean explain, boolean json)
+    static int listProtected(PolicySet policy, PrintWriter out, PrintWriter err, boolean explain, boolean json)
             throws IOException {
-        Expansion exp = ProtectedPaths.expand(policy);
+        Expansion exp = policy.expand(true);
         Path cwd = Path.of("").toAbsolutePath();
         if (json) {
             List<Object> entries = new ArrayList<>();
@@ -155,8 +154,8 @@ final class CheckCommand implements Callable<Integer> {
                 entries.add(m);
             }
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("policy", policy.file().toString());
-            doc.put("root", policy.root().toString());
+            putPolicies(doc, policy);
+            doc.put("root", exp.root().toString());
             doc.put("protected", entries);
             doc.put("warnings", exp.warnings());
             out.println(Json.write(doc));
@@ -190,20 +189,33 @@ final class CheckCommand implements Callable<Integer> {
         return p.toString();
     }
 
-    static String describe(Policy policy, List<Rule> rules) {
-        String name = policy.file().getFileName().toString();
+    /**
+     * Every rule, with the file and line it is written at: {@code "secrets/" (agent.lock:6), ...} (the file named in
+     * full when several policies are in force).
+     */
+    static String describe(PolicySet set, List<Rule> rules) {
         List<String> parts = new ArrayList<>();
         for (Rule r : rules) {
-            parts.add(r.implicit() ? name + " (the policy file always protects itself)"
-                    : "\"" + r.pattern() + "\" (" + name + ":" + r.line() + ")");
+            parts.add(r.describe(set.namesByFileName()));
         }
         return String.join(", ", parts);
+    }
+
+    /**
+     * {@code "policy"}: the nearest policy file (the only one, mostly); {@code "policies"}: every file in force,
+     * farthest first; {@code "policyReplacedDiscovery"}: whether {@code --policy} named it.
+     */
+    static void putPolicies(Map<String, Object> doc, PolicySet set) {
+        doc.put("policy", set.nearest().file().toString());
+        doc.put("policies", set.files().stream().map(Path::toString).toList());
+        doc.put("policyReplacedDiscovery", set.isExplicit());
     }
 
     static List<Object> rulesJson(List<Rule> rules) {
         List<Object> out = new ArrayList<>();
         for (Rule r : rules) {
             Map<String, Object> m = new LinkedHashMap<>();
+            m.put("file", r.file().toString());
             m.put("pattern", r.pattern());
             m.put("line", r.line());
             m.put("implicit", r.implicit());

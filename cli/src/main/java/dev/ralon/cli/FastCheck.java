@@ -1,6 +1,6 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.Policy;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 
 import java.io.PrintWriter;
@@ -82,7 +82,7 @@ final class FastCheck {
                 run.fastErr = err;
                 return run.call();
             }
-            Policy policy = new PolicyOption().load();
+            PolicySet policy = new PolicyOption().load();
             if (args.length == 1) {
                 return CheckCommand.listProtected(policy, out, err, false, false);
             }
@@ -94,7 +94,7 @@ final class FastCheck {
     }
 
     /** Checks each path, printing protected ones (or JSON); exit 1 if any is protected. Shared by {@code check} with and without picocli. */
-    static int checkPaths(Policy policy, List<String> all, PrintWriter out, boolean explain, boolean json, boolean nul) {
+    static int checkPaths(PolicySet policy, List<String> all, PrintWriter out, boolean explain, boolean json, boolean nul) {
         boolean any = false;
         List<Object> results = new ArrayList<>();
         for (String p : all) {
@@ -123,7 +123,7 @@ final class FastCheck {
         }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("policy", policy.file().toString());
+            CheckCommand.putPolicies(doc, policy);
             doc.put("root", policy.root().toString());
             doc.put("anyProtected", any);
             doc.put("results", results);

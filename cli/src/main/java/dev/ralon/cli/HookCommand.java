@@ -1,9 +1,8 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import org.json.JSONException;
 import org.json.JSONObject;
@@ -133,13 +132,13 @@ final class HookCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Path cwd = f.cwd(input).orElse(Path.of("").toAbsolutePath());
-        Policy policy;
+        PolicySet policy;
         try {
-            Optional<Path> file = policyFile != null ? Optional.of(policyFile) : PolicyDiscovery.find(cwd);
-            if (file.isEmpty()) {
+            // every agent.lock in force at cwd (policies only add), or the one the user named
+            policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(policyFile)) : PolicySet.inForceAt(cwd);
+            if (policy.isEmpty()) {
                 return ExitCodes.OK; // no agent.lock: nothing is protected
             }
-            policy = PolicyLoader.load(file.get());
         } catch (PolicyException e) {
             return f.refuse("ralon: the policy cannot be used, so writes are refused until it is fixed: "
                     + e.getMessage(), out, err);
@@ -155,7 +154,7 @@ final class HookCommand implements Callable<Integer> {
             }
             List<Rule> rules = policy.check(p);
             if (!rules.isEmpty()) {
-                String rel = policy.relativize(p);
+                String rel = policy.nearest().relativize(p);
                 refusals.add((rel != null ? rel : t) + " is protected by " + CheckCommand.describe(policy, rules));
             }
         }

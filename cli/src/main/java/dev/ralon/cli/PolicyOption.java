@@ -1,31 +1,74 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.List;
 
-/** {@code --policy FILE}, shared by the commands that read a policy; without it the policy is discovered. */
+/**
+ * {@code --policy FILE}, shared by the commands that read a policy. Without it, every agent.lock from the working
+ * directory up to the file system root is in force (docs/spec.md §2); with it, that file alone is: the user asked for
+ * it explicitly, and an agent cannot pass it to the user's later runs.
+ */
 final class PolicyOption {
     @Option(names = "--policy", paramLabel = "FILE",
-            description = "Use this policy file instead of the nearest agent.lock above the working directory.")
+            description = "Use this policy file alone, instead of every agent.lock from the working directory up.")
     Path policy;
 
-    /** Loads the policy, or fails with one line and exit 2. */
-    Policy load() {
-        Path file = policy;
-        if (file == null) {
-            Path cwd = Path.of("").toAbsolutePath();
-            file = PolicyDiscovery.find(cwd).orElseThrow(() -> CliException.error(
-                    "no " + PolicyDiscovery.FILE_NAME + " in " + cwd + " or any parent directory (create one with: ralon init)"));
-        }
+    /** Loads the policies in force, or fails with one line (naming the file that cannot be used) and exit 2. */
+    PolicySet load() {
         try {
-            return PolicyLoader.load(file);
+            if (policy != null) {
+                return PolicySet.explicit(PolicyLoader.load(policy));
+            }
+            Path cwd = Path.of("").toAbsolutePath();
+            PolicySet set = PolicySet.inForceAt(cwd);
+            if (set.isEmpty()) {
+                throw CliException.error("no " + PolicyDiscovery.FILE_NAME + " in " + cwd
+                        + " or any parent directory (create one with: ralon init)");
+            }
+            return set;
         } catch (PolicyException e) {
             throw CliException.error(e.getMessage());
         }
+    }
+
+    /**
+     * With {@code --policy}: the agent.lock files discovery would have put in force and the explicit file leaves out
+     * (said by status and run, so that replacing them is never silent); else empty.
+     */
+    List<Path> leftOutByExplicitPolicy() {
+        if (policy == null) {
+            return List.of();
+        }
+        try {
+            Path chosen = policy.toAbsolutePath().normalize();
+            return PolicyDiscovery.inForce(Path.of("").toAbsolutePath()).stream()
+                    .filter(f -> !f.equals(chosen) && !sameFile(f, chosen)).toList();
+        } catch (PolicyException e) {
+            return List.of(); // discovery is not in use: its own problems are not this command's
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return java.nio.file.Files.isSameFile(a, b);
+        } catch (java.io.IOException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** The note for {@link #leftOutByExplicitPolicy()}, or null when nothing is left out. */
+    String leftOutNote() {
+        List<Path> left = leftOutByExplicitPolicy();
+        if (left.isEmpty()) {
+            return null;
+        }
+        return "--policy replaces discovery: not in force in this command: "
+                + String.join(", ", left.stream().map(Path::toString).toList());
     }
 }

@@ -12,8 +12,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -48,7 +47,7 @@ import java.util.concurrent.Callable;
 final class RunCommand implements Callable<Integer> {
     /** Environment variable the command sees: the backend's name. */
     static final String ENV_BACKEND = "RALON_BACKEND";
-    /** Environment variable the command sees: the policy file's absolute path. */
+    /** Environment variable the command sees: the nearest policy file's absolute path (the others: --dry-run). */
     static final String ENV_POLICY = "RALON_POLICY";
 
     @Mixin
@@ -108,9 +107,10 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.error("--json goes with --dry-run");
         }
         initialiseJnaInBackground();
-        Policy policy = policyOption.load();
-        Expansion expansion = ProtectedPaths.expand(policy, false); // no "would match deeper" walk at start-up
+        PolicySet policies = policyOption.load();
+        Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet set = Backends.toProtectedSet(expansion);
+        String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
         for (String problem : Backends.problems(enforcers)) {
@@ -132,15 +132,23 @@ final class RunCommand implements Callable<Integer> {
         if (dryRun) {
             if (json) {
                 Map<String, Object> doc = planJson(enforcer, chosen, set, plan, admission);
+                doc.put("policies", policies.files().stream().map(Path::toString).toList());
+                doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
                 out.println(Json.write(doc));
             } else {
-                printPlan(out, enforcer, chosen, set, plan, admission);
+                if (leftOut != null) {
+                    out.println("note: " + leftOut);
+                }
+                printPlan(out, enforcer, chosen, set, policies, plan, admission);
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
         }
 
+        if (leftOut != null) {
+            err.println("ralon: note: " + leftOut);
+        }
         for (String w : set.warnings()) {
             err.println("ralon: warning: " + w);
         }
@@ -172,7 +180,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> env = new HashMap<>(System.getenv());
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
-        env.put(ENV_POLICY, policy.file().toString());
+        env.put(ENV_POLICY, policies.nearest().file().toString());
         Launch launch;
         try {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
@@ -192,10 +200,12 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, Plan plan, Admission admission) {
+                          ProtectedSet set, PolicySet policies, Plan plan, Admission admission) {
         List<String> refusals = admission.reasons();
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
-        out.println("policy: " + set.policyFile());
+        for (Path file : policies.files()) { // every file in force, farthest first
+            out.println("policy: " + file);
+        }
         out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
         out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
         out.println("protected paths (" + set.paths().size() + "):");

@@ -5,7 +5,7 @@ import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.FileChannel;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,8 +45,8 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        Policy policy = policyOption.load();
-        Expansion exp = ProtectedPaths.expand(policy);
+        PolicySet policies = policyOption.load();
+        Expansion exp = policies.expand(true);
         Enforcers enforcers = Backends.discover();
         List<Backends.Probed> probed = new ArrayList<>();
         for (Enforcer e : enforcers.all()) {
@@ -60,18 +61,26 @@ final class StatusCommand implements Callable<Integer> {
         String inside = System.getenv(RunCommand.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
-        List<String> warnings = new ArrayList<>(policy.warnings());
+        List<String> warnings = new ArrayList<>();
+        String leftOut = policyOption.leftOutNote();
+        if (leftOut != null) {
+            warnings.add(leftOut);
+        }
+        for (Policy p : policies.policies()) {
+            warnings.addAll(p.warnings());
+        }
         warnings.addAll(exp.warnings());
         warnings.addAll(Backends.problems(enforcers));
 
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("policy", policy.file().toString());
-            doc.put("root", policy.root().toString());
-            doc.put("version", policy.version());
+            CheckCommand.putPolicies(doc, policies);
+            doc.put("root", exp.root().toString());
+            doc.put("version", policies.nearest().version());
             List<Object> patterns = new ArrayList<>();
-            for (Rule r : policy.rules()) {
+            for (Rule r : allRules(policies)) {
                 Map<String, Object> m = new LinkedHashMap<>();
+                m.put("file", r.file().toString());
                 m.put("pattern", r.pattern());
                 m.put("line", r.line());
                 m.put("implicit", r.implicit());
@@ -107,13 +116,20 @@ final class StatusCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
 
-        out.println("policy: " + policy.file());
+        for (Path file : policies.files()) { // every file in force, farthest first: each only adds
+            out.println("policy: " + file);
+        }
         out.println("protected paths now: " + exp.entries().size() + " (list them with `ralon check`)");
         out.println();
         out.println(String.format("  %-6s %7s  %s", "LINE", "MATCHES", "PATTERN"));
-        for (Rule r : policy.rules()) {
-            out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
-                    exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
+        for (Policy p : policies.policies()) {
+            if (policies.policies().size() > 1) {
+                out.println("  " + p.file() + ":");
+            }
+            for (Rule r : p.rules()) {
+                out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
+                        exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
+            }
         }
         if (!warnings.isEmpty()) {
             out.println();
@@ -155,6 +171,14 @@ final class StatusCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    private static List<Rule> allRules(PolicySet policies) {
+        List<Rule> out = new ArrayList<>();
+        for (Policy p : policies.policies()) {
+            out.addAll(p.rules());
+        }
+        return out;
     }
 
     /**

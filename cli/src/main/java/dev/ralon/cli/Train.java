@@ -1,8 +1,7 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyDiscovery;
-import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,7 +42,7 @@ final class Train {
             Files.writeString(dir.resolve("src/a/c.java"), "x");
             PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
             Path lock = dir.resolve(PolicyDiscovery.FILE_NAME);
-            Policy policy = PolicyLoader.load(PolicyDiscovery.find(dir).orElseThrow());
+            PolicySet policy = PolicySet.inForceAt(dir);
             FastCheck.applies(new String[] {"check", "x"});
             try {
                 new PolicyOption().load(); // discovery from the working directory (links its lambda); read-only

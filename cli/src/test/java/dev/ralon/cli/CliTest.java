@@ -212,7 +212,7 @@ class CliTest {
         Result r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
         assertEquals(1, r.code());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("policy", "root", "anyProtected", "results"), doc.keySet());
+        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "anyProtected", "results"), doc.keySet());
         assertEquals(lock.toString(), doc.getString("policy"));
         assertEquals(root.toString(), doc.getString("root"));
         assertTrue(doc.getBoolean("anyProtected"));
@@ -286,7 +286,7 @@ class CliTest {
         Result js = run("check", "--json", "--policy", lock.toString());
         assertEquals(0, js.code());
         JSONObject doc = new JSONObject(js.out());
-        assertEquals(java.util.Set.of("policy", "root", "protected", "warnings"), doc.keySet());
+        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "protected", "warnings"), doc.keySet());
         JSONArray prot = doc.getJSONArray("protected");
         assertEquals(5, prot.length());
         JSONObject auth = prot.getJSONObject(4);
@@ -344,7 +344,7 @@ class CliTest {
         Result r = run("status", "--json", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
-        assertEquals(java.util.Set.of("policy", "root", "version", "patterns", "protectedPaths", "warnings", "backends",
+        assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns", "protectedPaths", "warnings", "backends",
                 "runWouldUse", "enforcedBy", "pluginDirectory"), doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));

@@ -51,12 +51,17 @@ public final class ChangedPaths {
     /**
      * Protected paths changed in the repository holding {@code dir}.
      *
-     * @param policy the work tree's policy
-     * @param base   the revision to compare the work tree with; ignored when {@code staged}
-     * @param staged compare the index with HEAD instead
-     * @throws PolicyException when the policy at the base revision exists but is not valid
+     * <p>Each path is judged by every policy of {@code policies} as it is on disk, and by every agent.lock as it was at
+     * the base revision: for a discovered set, the agent.lock of each directory from {@code dir} up to the
+     * repository's top level (so a change that deletes or weakens any policy in force still has its changes judged
+     * by the policy it replaced); for an explicit set, the base version of the named file.
+     *
+     * @param policies the policies in force for {@code dir} in the work tree
+     * @param base     the revision to compare the work tree with; ignored when {@code staged}
+     * @param staged   compare the index with HEAD instead
+     * @throws PolicyException when a policy at the base revision exists but is not valid
      */
-    public static Result find(Policy policy, Path dir, String base, boolean staged) throws GitException, PolicyException {
+    public static Result find(PolicySet policies, Path dir, String base, boolean staged) throws GitException, PolicyException {
         Path top = Path.of(new String(git(dir, "rev-parse", "--show-toplevel"), StandardCharsets.UTF_8).trim());
         try {
             top = top.toRealPath();
@@ -74,13 +79,12 @@ public final class ChangedPaths {
                 changes.add(new String[] {"A", p, null});
             }
         }
-        List<Policy> policies = new ArrayList<>();
-        policies.add(policy);
-        if (policy.file().startsWith(top)) {
-            String rel = top.relativize(policy.file()).toString();
+        List<Policy> judges = new ArrayList<>(policies.policies());
+        for (Path file : policyFilesAtBase(policies, dir, top)) {
+            String rel = top.relativize(file).toString();
             Optional<byte[]> old = show(top, rev, rel);
             if (old.isPresent()) {
-                policies.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), policy.file(), policy.root()));
+                judges.add(PolicyLoader.parse(old.get(), Path.of(rev + ":" + rel), file, file.getParent()));
             }
         }
         List<Finding> findings = new ArrayList<>();
@@ -88,9 +92,9 @@ public final class ChangedPaths {
             List<String> sides = c[2] == null ? List.of(c[1]) : List.of(c[2], c[1]);
             Map<String, Rule> byPattern = new LinkedHashMap<>();
             for (String side : sides) {
-                for (Policy p : policies) {
+                for (Policy p : judges) {
                     for (Rule r : p.check(top.resolve(side))) {
-                        byPattern.putIfAbsent(r.pattern() + "\0" + r.line(), r);
+                        byPattern.putIfAbsent(r.file() + "\0" + r.pattern() + "\0" + r.line(), r);
                     }
                 }
             }
@@ -99,6 +103,28 @@ public final class ChangedPaths {
             }
         }
         return new Result(top, rev, staged, findings);
+    }
+
+    /** The work-tree paths whose version at the base revision also judges the changes (see {@link #find}). */
+    private static List<Path> policyFilesAtBase(PolicySet policies, Path dir, Path top) {
+        java.util.Set<Path> files = new java.util.LinkedHashSet<>();
+        for (Policy p : policies.policies()) {
+            if (p.file().startsWith(top)) {
+                files.add(p.file());
+            }
+        }
+        if (!policies.isExplicit()) {
+            Path d = dir.toAbsolutePath().normalize();
+            try {
+                d = d.toRealPath();
+            } catch (IOException e) {
+                // keep the lexical path
+            }
+            for (; d != null && d.startsWith(top); d = d.getParent()) {
+                files.add(d.resolve(PolicyDiscovery.FILE_NAME));
+            }
+        }
+        return List.copyOf(files);
     }
 
     private static Optional<byte[]> show(Path top, String rev, String relPath) {

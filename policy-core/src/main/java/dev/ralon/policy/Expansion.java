@@ -5,10 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A policy expanded against the file system: every existing path it protects, plus the literal paths it names that
- * do not exist yet.
+ * One policy, or every policy of a {@link PolicySet}, expanded against the file system: every existing path they
+ * protect, plus the literal paths they name that do not exist yet.
  *
- * @param policy    the policy expanded
+ * @param policies  the policies expanded, farthest first (one for {@link ProtectedPaths#expand})
+ * @param root      the directory the entries' relative paths are relative to: the policy's root for one policy, the
+ *                  deepest directory holding every policy's root for several (for policies in force at a directory,
+ *                  the farthest one's root)
  * @param entries   sorted by relative path; a {@link Entry.Kind#DIRECTORY} entry stands for its whole subtree, so
  *                  nothing beneath it is listed
  * @param counts    for every rule, how many entries it matched (0 for a rule that matches nothing)
@@ -19,13 +22,18 @@ import java.util.Map;
  *                  directory in the policy's reach that could not be listed, an entry whose type could not be read.
  *                  {@code ralon run} refuses to enforce such a set (never a partial policy, silently).
  */
-public record Expansion(Policy policy, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
+public record Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
                         List<String> warnings, List<String> incomplete) {
+
+    /** The nearest policy expanded (the only one, for {@link ProtectedPaths#expand}). */
+    public Policy policy() {
+        return policies.get(policies.size() - 1);
+    }
 
     /**
      * One protected path.
      *
-     * @param relPath '/'-separated, relative to the root
+     * @param relPath '/'-separated, relative to the expansion's root
      * @param path    absolute
      * @param kind    what is there (a final symbolic link is not followed)
      * @param rules   the rules that protect it

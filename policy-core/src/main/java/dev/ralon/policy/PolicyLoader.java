@@ -593,7 +593,7 @@ public final class PolicyLoader {
         List<String> warnings = new ArrayList<>();
         String fileName = absFile.getFileName().toString();
         try {
-            rules.add(new Rule(Glob.compile(escape(fileName)), 0, 0, true));
+            rules.add(new Rule(Glob.compile(escape(fileName)), 0, 0, true, displayFile));
         } catch (PatternException e) {
             throw new PolicyException(ErrorKind.PATTERN, displayFile, 0, 0,
                     "the policy file's own name cannot be protected: " + e.reason());
@@ -615,7 +615,7 @@ public final class PolicyLoader {
                     throw new PolicyException(ErrorKind.PATTERN, displayFile, m.getLine() + 1, col,
                             "pattern \"" + printable(s.getValue()) + "\": " + e.reason(), e.kind());
                 }
-                Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false);
+                Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false, displayFile);
                 Rule earlier = byNormal.putIfAbsent(g.normalized(), r);
                 if (earlier != null) {
                     warnings.add(PolicyException.format(displayFile, r.line(), r.column(),

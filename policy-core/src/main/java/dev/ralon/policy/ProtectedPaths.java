@@ -42,14 +42,22 @@ public final class ProtectedPaths {
      * either way.
      */
     public static Expansion expand(Policy policy, boolean adviseDeeper) throws IOException {
+        return expand(policy, adviseDeeper, true);
+    }
+
+    /**
+     * {@link #expand(Policy, boolean)}; {@code nameOnly} false makes the warnings name each rule's file in full
+     * ({@link Rule#location(boolean)}), as needed when several policies are in force ({@link PolicySet#expand}).
+     */
+    static Expansion expand(Policy policy, boolean adviseDeeper, boolean nameOnly) throws IOException {
         Walk w = new Walk(policy, adviseDeeper);
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
         Expansion e = w.result();
-        adviseUnmatched(policy, e, w);
+        adviseUnmatched(policy, e, w, nameOnly);
         adviseGit(e);
-        return new Expansion(policy, e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
+        return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()));
     }
 
@@ -59,10 +67,9 @@ public final class ProtectedPaths {
      * surprise of the language. How many paths it would match deeper is counted during the one walk (see
      * {@link Walk.Probe}), not by walking again.
      */
-    private static void adviseUnmatched(Policy policy, Expansion e, Walk walk) {
-        String name = policy.file().getFileName().toString();
+    private static void adviseUnmatched(Policy policy, Expansion e, Walk walk, boolean nameOnly) {
         for (Rule r : e.unmatched()) {
-            String where = "pattern \"" + r.pattern() + "\" (" + name + ":" + r.line() + ")";
+            String where = "pattern \"" + r.pattern() + "\" (" + r.location(nameOnly) + ")";
             String n = r.glob().normalized();
             int deeper = walk.deeperMatches(r);
             if (deeper > 0) {
@@ -467,7 +474,8 @@ public final class ProtectedPaths {
                     unmatched.add(r);
                 }
             }
-            return new Expansion(policy, List.copyOf(entries.values()), counts, unmatched, new ArrayList<>(warnings),
+            return new Expansion(List.of(policy), policy.root(), List.copyOf(entries.values()), counts, unmatched,
+                    new ArrayList<>(warnings),
                     List.copyOf(incomplete));
         }
     }

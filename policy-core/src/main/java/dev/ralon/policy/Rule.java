@@ -2,6 +2,8 @@ package dev.ralon.policy;
 
 import dev.ralon.policy.glob.Glob;
 
+import java.nio.file.Path;
+
 /**
  * One compiled pattern of a policy, with where it was written. The implicit rule that protects the policy file itself
  * has line 0 and {@link #implicit()} true.
@@ -11,12 +13,41 @@ public final class Rule {
     private final int line;
     private final int column;
     private final boolean implicit;
+    private final Path file;
 
-    Rule(Glob glob, int line, int column, boolean implicit) {
+    Rule(Glob glob, int line, int column, boolean implicit, Path file) {
         this.glob = glob;
         this.line = line;
         this.column = column;
         this.implicit = implicit;
+        this.file = file;
+    }
+
+    /**
+     * The policy file that holds this rule, as it was given to the loader (for content parsed from elsewhere, such as
+     * a git revision, the name given for it, e.g. {@code HEAD:agent.lock}). Several policies can be in force at once
+     * (docs/spec.md §2): this says which one a rule belongs to.
+     */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Where the rule is written: {@code agent.lock:4}, the file shown relative to the working directory when beneath
+     * it, else absolute; for the implicit rule, the file alone.
+     */
+    public String location() {
+        return location(false);
+    }
+
+    /**
+     * {@link #location()}, or with {@code nameOnly} the file's name alone ({@code agent.lock:4}): enough, and what
+     * tools print, when a single policy is in force.
+     */
+    public String location(boolean nameOnly) {
+        Path name = file.getFileName();
+        String shown = nameOnly && name != null ? name.toString() : Paths2.display(file);
+        return implicit ? shown : shown + ":" + line;
     }
 
     /** The pattern as written in the file. */
@@ -46,10 +77,18 @@ public final class Rule {
         return glob.matches(relPath);
     }
 
-    /** "pattern (agent.lock:4)" or "agent.lock (always protected)". */
-    public String describe(String policyFileName) {
-        return implicit ? pattern() + " (the policy file is always protected)"
-                : pattern() + " (" + policyFileName + ":" + line + ")";
+    /**
+     * {@code "pattern" (agent.lock:4)}, or for the implicit rule {@code agent.lock (the policy file always protects
+     * itself)}, the file named as in {@link #location()}.
+     */
+    public String describe() {
+        return describe(false);
+    }
+
+    /** {@link #describe()}, the file named as {@link #location(boolean)} names it. */
+    public String describe(boolean nameOnly) {
+        return implicit ? location(nameOnly) + " (the policy file always protects itself)"
+                : "\"" + pattern() + "\" (" + location(nameOnly) + ")";
     }
 
     @Override

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,36 +15,59 @@ class PolicyDiscoveryTest {
     Path tmp;
 
     @Test
-    void walksUpAndTheNearestWins() throws Exception {
+    void everyFileFromTheDirectoryUpIsInForceFarthestFirst() throws Exception {
         Path top = tmp.toRealPath();
         Path mid = Files.createDirectories(top.resolve("a/b"));
         Path deep = Files.createDirectories(mid.resolve("c/d"));
         Files.writeString(top.resolve("agent.lock"), "version: 1\n");
-        assertEquals(Optional.of(top.resolve("agent.lock")), PolicyDiscovery.find(deep));
-        assertEquals(Optional.of(top.resolve("agent.lock")), PolicyDiscovery.find(top));
+        assertEquals(List.of(top.resolve("agent.lock")), PolicyDiscovery.inForce(deep));
+        assertEquals(List.of(top.resolve("agent.lock")), PolicyDiscovery.inForce(top));
         Files.writeString(mid.resolve("agent.lock"), "version: 1\n");
-        assertEquals(Optional.of(mid.resolve("agent.lock")), PolicyDiscovery.find(deep), "the nearest wins");
-        assertEquals(Optional.of(mid.resolve("agent.lock")), PolicyDiscovery.find(mid));
-        assertEquals(Optional.of(top.resolve("agent.lock")), PolicyDiscovery.find(top.resolve("a")));
+        assertEquals(List.of(top.resolve("agent.lock"), mid.resolve("agent.lock")), PolicyDiscovery.inForce(deep),
+                "a nearer file is added, never instead");
+        assertEquals(List.of(top.resolve("agent.lock"), mid.resolve("agent.lock")), PolicyDiscovery.inForce(mid));
+        assertEquals(List.of(top.resolve("agent.lock")), PolicyDiscovery.inForce(top.resolve("a")),
+                "a file below the directory is not in force there");
     }
 
     @Test
-    void relativeStartIsResolvedAgainstTheWorkingDirectory() {
+    void relativeStartIsResolvedAgainstTheWorkingDirectory() throws Exception {
         Path cwd = Path.of("").toAbsolutePath();
-        assertEquals(PolicyDiscovery.find(cwd), PolicyDiscovery.find(Path.of("")));
+        assertEquals(PolicyDiscovery.inForce(cwd), PolicyDiscovery.inForce(Path.of("")));
     }
 
-    /** Anything named agent.lock stops the walk (the loader then refuses it with a clear message). */
+    /** Anything named agent.lock is in force (the loader then refuses it with a clear message), never skipped. */
     @Test
     void aDirectoryOrDanglingLinkNamedAgentLockIsFoundNotSkipped() throws Exception {
         Path top = tmp.toRealPath();
         Files.writeString(top.resolve("agent.lock"), "version: 1\n");
         Path sub = Files.createDirectories(top.resolve("sub"));
         Files.createDirectory(sub.resolve("agent.lock"));
-        assertEquals(Optional.of(sub.resolve("agent.lock")), PolicyDiscovery.find(sub));
+        assertEquals(List.of(top.resolve("agent.lock"), sub.resolve("agent.lock")), PolicyDiscovery.inForce(sub));
         Path sub2 = Files.createDirectories(top.resolve("sub2"));
         Files.createSymbolicLink(sub2.resolve("agent.lock"), Path.of("nowhere"));
-        assertEquals(Optional.of(sub2.resolve("agent.lock")), PolicyDiscovery.find(sub2));
+        assertEquals(List.of(top.resolve("agent.lock"), sub2.resolve("agent.lock")), PolicyDiscovery.inForce(sub2));
+    }
+
+    /** A directory reached through a symbolic link: the files above its real location are in force too. */
+    @Test
+    void bothTheLexicalAndTheRealAncestorsCount() throws Exception {
+        Path top = tmp.toRealPath();
+        Path real = Files.createDirectories(top.resolve("real/inner"));
+        Files.writeString(top.resolve("real/agent.lock"), "version: 1\n");
+        Path elsewhere = Files.createDirectories(top.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("agent.lock"), "version: 1\n");
+        Path link = Files.createSymbolicLink(elsewhere.resolve("door"), real.getParent());
+        assertEquals(List.of(elsewhere.resolve("agent.lock"), top.resolve("real/agent.lock")),
+                PolicyDiscovery.inForce(link.resolve("inner")));
+    }
+
+    @Test
+    void aFileInPlaceOfADirectoryOnTheWayIsNoError() throws Exception {
+        Path top = tmp.toRealPath();
+        Files.writeString(top.resolve("agent.lock"), "version: 1\n");
+        Files.writeString(top.resolve("plain"), "x");
+        assertEquals(List.of(top.resolve("agent.lock")), PolicyDiscovery.inForce(top.resolve("plain/sub")));
     }
 
     @Test
@@ -54,7 +77,7 @@ class PolicyDiscoveryTest {
             assertFalse(Files.exists(p.resolve("agent.lock")),
                     "an agent.lock exists in " + p + ": this machine cannot show 'nothing found'");
         }
-        assertFalse(PolicyDiscovery.find(tmp).isPresent());
-        assertFalse(PolicyDiscovery.find(tmp.resolve("not/yet/created")).isPresent());
+        assertEquals(List.of(), PolicyDiscovery.inForce(tmp));
+        assertEquals(List.of(), PolicyDiscovery.inForce(tmp.resolve("not/yet/created")));
     }
 }

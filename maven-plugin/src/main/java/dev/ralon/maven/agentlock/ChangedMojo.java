@@ -1,16 +1,14 @@
 package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.ChangedPaths;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -42,7 +40,9 @@ public class ChangedMojo extends AbstractMojo {
   @Parameter(property = "agentlock.skip", defaultValue = "false")
   private boolean skip;
 
-  /** The agent.lock to use; by default the nearest one in the base directory or a parent. */
+  /**
+   * The agent.lock to use, alone; by default every agent.lock in the base directory and its parents (each only adds).
+   */
   @Parameter(property = "agentlock.policyFile")
   private File policyFile;
 
@@ -56,18 +56,17 @@ public class ChangedMojo extends AbstractMojo {
       return;
     }
     Path dir = basedir.toPath().toAbsolutePath().normalize();
-    Optional<Path> file = policyFile != null ? Optional.of(policyFile.toPath().toAbsolutePath().normalize())
-        : PolicyDiscovery.find(dir);
-    if (file.isEmpty()) {
-      throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
-    }
-    Policy policy;
+    PolicySet policy;
     ChangedPaths.Result result;
     try {
-      policy = PolicyLoader.load(file.get());
+      policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(policyFile.toPath().toAbsolutePath().normalize()))
+          : PolicySet.inForceAt(dir);
+      if (policy.isEmpty()) {
+        throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
+      }
       result = ChangedPaths.find(policy, dir, base, staged);
     } catch (PolicyException e) {
-      String msg = PolicyCheck.describe(e, file.get());
+      String msg = PolicyCheck.describe(e, e.file());
       if (e.isIoFault()) {
         throw new MojoExecutionException(msg, e);
       }
@@ -77,19 +76,24 @@ public class ChangedMojo extends AbstractMojo {
     }
     String against = staged ? "the index against HEAD" : "the work tree against " + base;
     if (result.findings().isEmpty()) {
-      getLog().info("agent.lock " + policy.file() + ": no protected path changed (" + against + ")");
+      getLog().info("agent.lock " + shown(policy) + ": no protected path changed (" + against + ")");
       return;
     }
     List<String> lines = new ArrayList<>();
-    lines.add("protected paths changed (" + against + "), see " + policy.file() + ":");
+    lines.add("protected paths changed (" + against + "), see " + shown(policy) + ":");
     for (ChangedPaths.Finding f : result.findings()) {
       List<String> why = new ArrayList<>();
       for (Rule r : f.rules()) {
-        why.add(r.implicit() ? "the policy file itself" : "\"" + r.pattern() + "\" (line " + r.line() + ")");
+        String in = policy.policies().size() == 1 ? "" : r.file() + " ";
+        why.add(r.implicit() ? "the policy file " + in + "itself" : "\"" + r.pattern() + "\" (" + in + "line " + r.line() + ")");
       }
       lines.add("  " + f.status() + " " + (f.from() == null ? f.path() : f.from() + " -> " + f.path())
           + ": protected by " + String.join(", ", why));
     }
     throw new MojoFailureException(String.join(System.lineSeparator(), lines));
+  }
+
+  private static String shown(PolicySet policies) {
+    return String.join(", ", policies.files().stream().map(Path::toString).toList());
   }
 }

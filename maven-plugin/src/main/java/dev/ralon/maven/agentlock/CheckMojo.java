@@ -2,13 +2,14 @@ package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
@@ -22,8 +23,8 @@ import org.apache.maven.project.MavenProject;
 /**
  * Checks the project's agent.lock and fails the build when it is not valid.
  *
- * <p>Finds agent.lock the way {@code ralon} does: the nearest {@code agent.lock} in the project's base directory or
- * one of its parents (or the file given by {@code policyFile}). Then:
+ * <p>Finds agent.lock the way {@code ralon} does: every {@code agent.lock} in the project's base directory and in each
+ * of its parents is in force, and each only adds protection (or the file given by {@code policyFile} alone). Then:
  * <ul>
  *   <li>a policy error (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fails the build
  *       with {@code file:line:column: reason} — the first error, the one {@code ralon} reports for the file;</li>
@@ -43,8 +44,8 @@ public class CheckMojo extends AbstractMojo {
   private boolean skip;
 
   /**
-   * The agent.lock to check. When not set, the nearest {@code agent.lock} in the project's base directory or one of
-   * its parents is used. A relative path is relative to the project's base directory. A file set here that does not
+   * The agent.lock to check, alone. When not set, every {@code agent.lock} in the project's base directory and its
+   * parents is checked (all of them are in force: a nearer one only adds to a farther one). A relative path is relative to the project's base directory. A file set here that does not
    * exist is an execution error ({@code onMissing} only applies when nothing was found by searching).
    */
   @Parameter(property = "agentlock.policyFile")
@@ -104,17 +105,21 @@ public class CheckMojo extends AbstractMojo {
       }
     }
 
-    Path file;
+    List<Path> files;
     if (policyFile != null) {
-      file = policyFile.toPath().toAbsolutePath().normalize();
+      files = List.of(policyFile.toPath().toAbsolutePath().normalize());
     } else {
-      Optional<Path> found = PolicyDiscovery.find(basedir.toPath().toAbsolutePath().normalize());
-      if (found.isEmpty()) {
+      try {
+        files = PolicyDiscovery.inForce(basedir.toPath().toAbsolutePath().normalize());
+      } catch (PolicyException e) {
+        throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
+      }
+      if (files.isEmpty()) {
         missing(missingMode);
         return;
       }
-      file = found.get().toAbsolutePath().normalize();
     }
+    String file = String.join(", ", files.stream().map(Path::toString).toList());
 
     String module = project.getGroupId() + ":" + project.getArtifactId();
     String key = file + "\u0000failOnUnmatched=" + failOnUnmatched + "\u0000required=" + requiredPaths;
@@ -122,7 +127,7 @@ public class CheckMojo extends AbstractMojo {
     Exception[] thrown = new Exception[1];
     String[] outcome = checked.computeIfAbsent(key, k -> {
       try {
-        check(file, requiredPaths);
+        check(files, requiredPaths);
         return new String[] {OK, module};
       } catch (MojoFailureException e) {
         thrown[0] = e;
@@ -152,18 +157,23 @@ public class CheckMojo extends AbstractMojo {
     }
   }
 
-  private void check(Path file, List<String> requiredPaths) throws MojoExecutionException, MojoFailureException {
+  private void check(List<Path> files, List<String> requiredPaths)
+      throws MojoExecutionException, MojoFailureException {
     PolicyCheck.Result result;
     try {
-      result = PolicyCheck.run(file, failOnUnmatched, requiredPaths);
+      // the explicit file alone, or every file in force (each loaded; the first that cannot be is the error)
+      PolicySet set = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
+          : PolicySet.inForceAt(basedir.toPath().toAbsolutePath().normalize());
+      result = PolicyCheck.run(set, failOnUnmatched, requiredPaths);
     } catch (PolicyException e) {
-      String msg = PolicyCheck.describe(e, file);
+      String msg = PolicyCheck.describe(e, e.file());
       if (e.isIoFault()) {
         throw new MojoExecutionException(msg, e);
       }
       throw new MojoFailureException(msg, e);
     } catch (IOException e) {
-      throw new MojoExecutionException("agent.lock " + file + ": cannot list protected paths: " + e.getMessage(), e);
+      throw new MojoExecutionException("agent.lock " + String.join(", ", files.stream().map(Path::toString).toList())
+          + ": cannot list protected paths: " + e.getMessage(), e);
     }
     for (String w : result.warnings()) {
       getLog().warn(w);

@@ -4,7 +4,7 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,7 +15,8 @@ import java.util.List;
  * The check behind {@code agentlock:check}, free of Maven types so it can be tested directly.
  *
  * <p>Contract: {@link #run} loads the policy with {@link PolicyLoader} (which stops at the first error, so at most
- * one policy error is reported per run), expands it against the file system, and returns what to report. It never
+ * one policy error is reported per run), or takes the policies in force ({@link PolicySet}: every agent.lock from the
+ * module up, each only adding), expands them against the file system, and returns what to report. It never
  * logs and never swallows a fault: policy errors and I/O faults of the loader come out as {@link PolicyException},
  * I/O faults while walking the tree as {@link IOException}.
  */
@@ -49,18 +50,27 @@ final class PolicyCheck {
    */
   static Result run(Path file, boolean failOnUnmatched, List<String> required)
       throws PolicyException, IOException {
-    Policy policy = PolicyLoader.load(file);
-    Expansion expansion = ProtectedPaths.expand(policy);
-    Path shown = file.toAbsolutePath().normalize();
-    List<String> warnings = new ArrayList<>(policy.warnings());
+    return run(PolicySet.explicit(PolicyLoader.load(file)), failOnUnmatched, required);
+  }
+
+  /**
+   * Checks every policy of {@code policies} together: each one's patterns that match nothing, each one's remarks, and
+   * the required paths, relative to the nearest policy's directory, against all of them (a path any of them protects
+   * is protected).
+   */
+  static Result run(PolicySet policies, boolean failOnUnmatched, List<String> required) throws IOException {
+    Expansion expansion = policies.expand(true);
+    List<String> warnings = new ArrayList<>();
+    for (Policy p : policies.policies()) {
+      warnings.addAll(p.warnings());
+    }
     List<String> remarks = new ArrayList<>(expansion.warnings());
     List<String> failures = new ArrayList<>();
-    String name = policy.file().getFileName().toString();
     for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
       // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
       // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
       String quoted = "pattern \"" + rule.pattern() + "\"";
-      String prefix = quoted + " (" + name + ":" + rule.line() + ")";
+      String prefix = quoted + " (" + rule.location(policies.namesByFileName()) + ")";
       String text = quoted + " matches nothing";
       for (int i = 0; i < remarks.size(); i++) {
         if (remarks.get(i).startsWith(prefix)) {
@@ -68,7 +78,7 @@ final class PolicyCheck {
           break;
         }
       }
-      String msg = shown + ":" + rule.line() + ":" + rule.column() + ": " + text;
+      String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
       (failOnUnmatched ? failures : warnings).add(msg);
     }
     for (String w : remarks) {
@@ -76,13 +86,20 @@ final class PolicyCheck {
         warnings.add(w);
       }
     }
+    Policy nearest = policies.nearest();
+    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
     for (String path : required) {
-      if (!policy.isProtected(path)) {
-        failures.add(shown + ": required path \"" + path + "\" is not protected (no pattern covers "
-            + policy.root().resolve(path) + ")");
+      Path abs = nearest.root().resolve(path).normalize();
+      if (!policies.isProtectedLexically(abs)) {
+        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+            + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
+            + "covers " + abs + ")");
       }
     }
-    int patterns = policy.declaredRules().size();
+    int patterns = 0;
+    for (Policy p : policies.policies()) {
+      patterns += p.declaredRules().size();
+    }
     long onDisk = expansion.entries().stream().filter(e -> e.kind() != Expansion.Entry.Kind.MISSING).count();
     String summary = "agent.lock OK: " + shown + " (" + patterns + " pattern" + (patterns == 1 ? "" : "s")
         + ", " + onDisk + " protected path" + (onDisk == 1 ? "" : "s") + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"

@@ -1,0 +1,230 @@
+package dev.ralon.policy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Every policy in force at one place, loaded: what {@code ralon run}, {@code check}, {@code status}, the hooks and the
+ * Maven goals judge paths by (docs/spec.md §2). Policies only add: a path is protected when any policy of the set
+ * protects it, so a nearer agent.lock never removes what a farther one protects. Immutable.
+ *
+ * <p>Contract: a set is either <em>discovered</em> ({@link #inForceAt}, {@link #inForceFor}: every agent.lock from a
+ * directory up to the file system root, each loaded; any one that cannot be loaded makes the whole set fail with that
+ * file's error, so a planted broken file can never disable the others) or <em>explicit</em> ({@link #explicit}: a file
+ * the user named, e.g. with {@code --policy}, which then replaces discovery: only the user can pass it, an agent
+ * cannot pass it to the user's later runs).
+ */
+public final class PolicySet {
+    private final List<Policy> policies;
+    private final boolean explicit;
+
+    private PolicySet(List<Policy> policies, boolean explicit) {
+        this.policies = List.copyOf(policies);
+        this.explicit = explicit;
+    }
+
+    /**
+     * The policies in force at directory {@code dir}: every {@value PolicyDiscovery#FILE_NAME} in it and above it
+     * ({@link PolicyDiscovery#inForce}). Empty when there is none.
+     *
+     * @param dir absolute, or relative to the working directory; need not exist
+     * @throws PolicyException the error of the first file (nearest first) that cannot be loaded, or a directory on the
+     *                         way that cannot be examined
+     */
+    public static PolicySet inForceAt(Path dir) throws PolicyException {
+        return load(PolicyDiscovery.inForce(dir));
+    }
+
+    /**
+     * The policies that judge a write to {@code path}: those in force at its directory, and, when the path exists
+     * through a symbolic link, at its real location's directory too (a write through a link lands there). This is the
+     * entry point for tools that judge one target at a time whatever their working directory (an agent's hook).
+     *
+     * @param path absolute, or relative to the working directory; need not exist
+     */
+    public static PolicySet inForceFor(Path path) throws PolicyException {
+        Path abs = path.toAbsolutePath().normalize();
+        Set<Path> files = new LinkedHashSet<>();
+        Path parent = abs.getParent();
+        if (parent != null) {
+            files.addAll(PolicyDiscovery.inForce(parent));
+        }
+        Path real = Policy.realForm(abs);
+        if (real != null && real.getParent() != null && !real.equals(abs)) {
+            files.addAll(PolicyDiscovery.inForce(real.getParent()));
+        }
+        return load(new ArrayList<>(files));
+    }
+
+    /** A set of exactly the policy the user named, replacing discovery. */
+    public static PolicySet explicit(Policy policy) {
+        return new PolicySet(List.of(policy), true);
+    }
+
+    /** Loads each file (farthest first in {@code files}); the nearest failing one is reported. */
+    private static PolicySet load(List<Path> files) throws PolicyException {
+        Policy[] loaded = new Policy[files.size()];
+        for (int i = files.size() - 1; i >= 0; i--) {
+            loaded[i] = PolicyLoader.load(files.get(i));
+        }
+        return new PolicySet(List.of(loaded), false);
+    }
+
+    /** Every policy of the set, farthest first. */
+    public List<Policy> policies() {
+        return policies;
+    }
+
+    /** The policy files, farthest first. */
+    public List<Path> files() {
+        return policies.stream().map(Policy::file).toList();
+    }
+
+    public boolean isEmpty() {
+        return policies.isEmpty();
+    }
+
+    /** Whether the set is a file the user named ({@code --policy}) rather than discovered. */
+    public boolean isExplicit() {
+        return explicit;
+    }
+
+    /** The nearest policy (the last). */
+    public Policy nearest() {
+        if (policies.isEmpty()) {
+            throw new IllegalStateException("no policy in force");
+        }
+        return policies.get(policies.size() - 1);
+    }
+
+    /**
+     * The deepest directory that holds every policy's root: for policies in force at a directory, the farthest
+     * policy's root. Relative paths of {@link #expand} are relative to it.
+     */
+    public Path root() {
+        Path common = null;
+        for (Policy p : policies) {
+            Path r = p.root();
+            if (common == null) {
+                common = r;
+            } else {
+                while (!r.startsWith(common)) {
+                    common = common.getParent();
+                }
+            }
+        }
+        if (common == null) {
+            throw new IllegalStateException("no policy in force");
+        }
+        return common;
+    }
+
+    /**
+     * The rules of every policy that protect {@code path} ({@link Policy#check}: its lexical form and its form with
+     * links resolved), farthest policy first; empty when none does.
+     */
+    public List<Rule> check(Path path) {
+        if (policies.size() == 1) {
+            return policies.get(0).check(path);
+        }
+        List<Rule> out = new ArrayList<>();
+        for (Policy p : policies) {
+            out.addAll(p.check(path));
+        }
+        return out;
+    }
+
+    /**
+     * Whether a path is protected by its lexical form alone (no file system access): some policy's root holds it and
+     * a rule of that policy matches its path relative to that root.
+     *
+     * @param absolute absolute and normalised
+     */
+    public boolean isProtectedLexically(Path absolute) {
+        for (Policy p : policies) {
+            String rel = Paths2.relativeBeneath(p.root(), absolute);
+            if (rel != null && p.isProtected(rel)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Expands every policy ({@link ProtectedPaths#expand(Policy, boolean)}) and unites the results: a path protected
+     * by several policies is one entry with every protecting rule (farthest policy's first); an entry beneath a
+     * protected directory of another policy is covered by it and left out; counts, unmatched rules, warnings and
+     * the reasons the set may be incomplete are those of each policy together (each warning once).
+     */
+    public Expansion expand(boolean adviseDeeper) throws IOException {
+        if (policies.size() == 1) {
+            return ProtectedPaths.expand(policies.get(0), adviseDeeper);
+        }
+        Path root = root();
+        TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
+        Map<Rule, Integer> counts = new LinkedHashMap<>();
+        List<Rule> unmatched = new ArrayList<>();
+        Set<String> warnings = new LinkedHashSet<>();
+        Set<String> incomplete = new LinkedHashSet<>();
+        for (Policy p : policies) {
+            Expansion e = ProtectedPaths.expand(p, adviseDeeper, false);
+            counts.putAll(e.counts());
+            unmatched.addAll(e.unmatched());
+            warnings.addAll(e.warnings());
+            incomplete.addAll(e.incomplete());
+            String prefix = Paths2.relativeBeneath(root, p.root());
+            for (Expansion.Entry entry : e.entries()) {
+                String rel = Paths2.relativeBeneath(root, entry.path());
+                if (rel == null) {
+                    rel = entry.path().toString(); // cannot happen for entries inside their own root; kept visible
+                }
+                String via = entry.via() == null || prefix == null ? entry.via() : prefix + "/" + entry.via();
+                Expansion.Entry earlier = entries.get(rel);
+                if (earlier == null) {
+                    entries.put(rel, new Expansion.Entry(rel, entry.path(), entry.kind(), entry.rules(), via));
+                } else {
+                    List<Rule> rules = new ArrayList<>(earlier.rules());
+                    rules.addAll(entry.rules());
+                    Expansion.Entry.Kind kind = earlier.kind() == Expansion.Entry.Kind.MISSING ? entry.kind() : earlier.kind();
+                    entries.put(rel, new Expansion.Entry(rel, earlier.path(), kind, List.copyOf(rules),
+                            earlier.via() == null ? null : via));
+                }
+            }
+        }
+        dropCovered(entries);
+        return new Expansion(policies, root, List.copyOf(entries.values()), Collections.unmodifiableMap(counts),
+                List.copyOf(unmatched), List.copyOf(warnings), List.copyOf(incomplete));
+    }
+
+    /** Removes every entry beneath a {@link Expansion.Entry.Kind#DIRECTORY} entry: the directory stands for it. */
+    private static void dropCovered(TreeMap<String, Expansion.Entry> entries) {
+        List<String> dirs = entries.values().stream()
+                .filter(e -> e.kind() == Expansion.Entry.Kind.DIRECTORY).map(Expansion.Entry::relPath).toList();
+        for (String d : dirs) {
+            if (entries.containsKey(d)) {
+                entries.subMap(d + "/", d + "0").clear(); // '0' follows '/' in code order
+            }
+        }
+    }
+
+    /**
+     * Whether tools may name a rule's policy file by its name alone ({@code agent.lock:4}): when the set holds one
+     * policy. With several, each rule's file is named in full ({@link Rule#location(boolean)}).
+     */
+    public boolean namesByFileName() {
+        return policies.size() == 1;
+    }
+
+    @Override
+    public String toString() {
+        return (explicit ? "explicit " : "") + files();
+    }
+}
