@@ -160,9 +160,12 @@ public final class Enforcers {
         List<String> problems = new ArrayList<>(earlierProblems);
         Map<String, Enforcer> byName = new LinkedHashMap<>();
         java.util.Set<String> reportedTwins = new java.util.HashSet<>();
-        Map<String, Integer> count = new LinkedHashMap<>();
-        for (Isolated e : candidates) {
-            count.merge(e.name(), 1, Integer::sum);
+        Map<String, Integer> count = new LinkedHashMap<>(); // among those that pass the name rules: an impostor of a
+        for (Isolated e : candidates) {                      // reserved name must not disable the real backend
+            if (NAME.matcher(e.name()).matches() && !(isReserved(e.name()) && (e.plugin()
+                    || !e.className().startsWith(OUR_PACKAGE)))) {
+                count.merge(e.name(), 1, Integer::sum);
+            }
         }
         for (Isolated e : candidates) {
             String name = e.name();
@@ -175,6 +178,7 @@ public final class Enforcers {
             } else if (count.get(name) > 1) {
                 if (reportedTwins.add(name)) {
                     List<String> classes = candidates.stream().filter(c -> name.equals(c.name()))
+                            .filter(c -> !(isReserved(name) && (c.plugin() || !c.className().startsWith(OUR_PACKAGE))))
                             .map(c -> c.className() + " from " + c.origin()).toList();
                     problems.add(count.get(name) + " enforcers are named '" + name + "' (" + String.join(", ", classes)
                             + "); none of them is used");

@@ -45,6 +45,16 @@ class EnforcersTest {
     }
 
     @Test
+    void anImpostorOfAReservedNameDoesNotDisableTheRealBackend() {
+        Enforcer ours = new dev.ralon.enforcer.spi.ours.OurEnforcer();
+        Enforcers es = Enforcers.of(List.of(ours, thirdParty("mount", 1)));
+        assertEquals(List.of("mount"), es.all().stream().map(Enforcer::name).toList());
+        assertSame(ours, Enforcers.unwrap(es.all().get(0)));
+        assertEquals(1, es.problems().size(), es.problems().toString());
+        assertTrue(es.problems().get(0).contains("uses the reserved name 'mount'"), es.problems().toString());
+    }
+
+    @Test
     void invalidNamesAreRefused() {
         for (String bad : List.of("", "A", "Upper", "has space", "x", "1abc", "a".repeat(33))) {
             Enforcers es = Enforcers.of(List.of(thirdParty(bad, 1)));
