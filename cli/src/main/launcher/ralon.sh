@@ -110,4 +110,18 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
     fi
   fi
 fi
+# File names are UTF-8 under every locale (docs/security.md, "the same answer under every locale"). The JVM decodes
+# them with the LC_CTYPE it starts with, and under C, POSIX or no locale at all that is ASCII (a name with "é" reads as
+# "??", so `docs/*.clé` would match nothing); -Dsun.jnu.encoding=UTF-8 is ignored (checked: JDK 17 and 25). So when
+# the user's LC_CTYPE is not a UTF-8 one, the JVM starts with LC_ALL=C.UTF-8 (upstream glibc has it since 2.35, but as
+# locale data, not built in: with /usr/lib/locale/C.utf8 hidden, Debian's glibc 2.36 falls back to C). Where it is not
+# installed the JVM falls back to ASCII, and Main then refuses in one line rather than run with mangled names. The user's own LC_ALL, set or unset, is recorded for `ralon run` to give back to the
+# command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see RunCommand.userLocale).
+unset RALON_USER_LC_ALL RALON_LOCALE_FORCED
+case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
+  *.[Uu][Tt][Ff]-8|*.[Uu][Tt][Ff]8|*.[Uu][Tt][Ff]-8@*|*.[Uu][Tt][Ff]8@*) ;;
+  *) if [ -n "${LC_ALL+set}" ]; then RALON_USER_LC_ALL=$LC_ALL; export RALON_USER_LC_ALL; fi
+     RALON_LOCALE_FORCED=1; export RALON_LOCALE_FORCED
+     LC_ALL=C.UTF-8; export LC_ALL ;;
+esac
 exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Main "$@"

@@ -81,8 +81,17 @@ final class CheckCommand implements Callable<Integer> {
         if (stdin) {
             all.addAll(readStdin(System.in, nul));
         }
-        PolicySet policy = policyOption.load();
         PrintWriter out = spec.commandLine().getOut();
+        PolicySet policy;
+        try {
+            policy = policyOption.load();
+        } catch (CliException e) {
+            if (json) {
+                out.println(Json.write(errorJson(e)));
+                out.flush();
+            }
+            throw e;
+        }
         if (all.isEmpty() && !stdin) {
             return list(policy, out);
         }
@@ -199,6 +208,37 @@ final class CheckCommand implements Callable<Integer> {
             parts.add(r.describe(set.namesByFileName()));
         }
         return String.join(", ", parts);
+    }
+
+    /**
+     * The JSON document {@code check --json} prints on stdout when no policy can be used (exit 2; the same lines on
+     * stderr): {@code error} is the first problem, {@code errors} every problem of the file (spec §10.2), each with
+     * the stable error id of spec §10.1 as {@code kind}.
+     */
+    static Map<String, Object> errorJson(CliException e) {
+        List<Object> all = new ArrayList<>();
+        if (e.policyError() != null) {
+            for (dev.ralon.policy.PolicyException.Problem p : e.policyError().problems()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("kind", p.id());
+                m.put("file", p.file() == null ? null : p.file().toAbsolutePath().normalize().toString());
+                m.put("line", p.line());
+                m.put("column", p.column());
+                m.put("offset", p.offset() < 0 ? null : p.offset());
+                m.put("message", p.reason());
+                all.add(m);
+            }
+        } else {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", e.getMessage().startsWith("no " + dev.ralon.policy.PolicyDiscovery.FILE_NAME + " ")
+                    ? dev.ralon.policy.ErrorKind.NOT_FOUND.id() : "usage");
+            m.put("message", e.getMessage());
+            all.add(m);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("error", all.get(0));
+        doc.put("errors", all);
+        return doc;
     }
 
     /**

@@ -4,14 +4,30 @@ package dev.ralon.cli;
 final class CliException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int exitCode;
+    private final transient dev.ralon.policy.PolicyException policyError;
 
     CliException(int exitCode, String message) {
+        this(exitCode, message, null);
+    }
+
+    private CliException(int exitCode, String message, dev.ralon.policy.PolicyException policyError) {
         super(message, null, false, false);
         this.exitCode = exitCode;
+        this.policyError = policyError;
     }
 
     static CliException error(String message) {
         return new CliException(ExitCodes.ERROR, message);
+    }
+
+    /** A policy that cannot be used: exit 2, every problem of the file on its own line (spec §10.2). */
+    static CliException policy(dev.ralon.policy.PolicyException e) {
+        return new CliException(ExitCodes.ERROR, e.getMessage(), e);
+    }
+
+    /** The policy error this failure reports, or null. */
+    dev.ralon.policy.PolicyException policyError() {
+        return policyError;
     }
 
     int exitCode() {
@@ -25,6 +41,13 @@ final class CliException extends RuntimeException {
      * here, free of picocli, so that the fast paths load no picocli class.
      */
     static int report(Exception ex, java.io.PrintWriter err) {
+        if (ex instanceof CliException ce && ce.policyError != null) {
+            for (dev.ralon.policy.PolicyException.Problem p : ce.policyError.problems()) {
+                err.println("ralon: " + oneLine(p.message()));
+            }
+            err.flush();
+            return ce.exitCode();
+        }
         if (ex instanceof CliException ce) {
             err.println("ralon: " + oneLine(ce.getMessage()));
             err.flush();

@@ -98,6 +98,13 @@ final class FastCheck {
         boolean any = false;
         List<Object> results = new ArrayList<>();
         for (String p : all) {
+            if (dev.ralon.policy.FileNames.hasReplacement(p)) {
+                // not valid UTF-8 (decoded with U+FFFD): the path asked about is not the one judged
+                throw CliException.error("not a valid UTF-8 path (file names are UTF-8): " + CliException.oneLine(p));
+            }
+            if (p.isEmpty()) {
+                throw CliException.error("an empty path names nothing; give a path (use . for this directory)");
+            }
             Path path;
             try {
                 path = Path.of(p);

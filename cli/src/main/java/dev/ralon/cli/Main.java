@@ -9,6 +9,13 @@ public final class Main {
 
     public static void main(String[] args) {
         forgetRejectedArchive();
+        String notUtf8 = readsFileNames(args) ? dev.ralon.policy.FileNames.notUtf8Reason() : null;
+        if (notUtf8 != null) {
+            // the launcher starts the JVM under C.UTF-8 when the user's locale is not UTF-8; this is where that
+            // locale is not installed (or the JVM was started another way): never run with mangled names
+            System.err.println("ralon: " + notUtf8);
+            System.exit(ExitCodes.ERROR);
+        }
         // `ralon check PATH...` (before every write of an agent) and `ralon run [--backend NAME] -- CMD` (every session)
         // skip picocli: FastCheck's contract says for which exact argument forms.
         int code = FastCheck.applies(args)
@@ -16,6 +23,17 @@ public final class Main {
                 : Ralon.execute(args);
         System.out.flush();
         System.exit(code);
+    }
+
+    /** Whether the command reads file names (everything but help, version, schema and completion). */
+    static boolean readsFileNames(String[] args) {
+        if (args.length == 0) {
+            return false;
+        }
+        return switch (args[0]) {
+            case "-h", "--help", "-V", "--version", "help", "schema", "generate-completion" -> false;
+            default -> true;
+        };
     }
 
     /**

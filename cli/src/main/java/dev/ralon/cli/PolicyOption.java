@@ -33,7 +33,7 @@ final class PolicyOption {
             }
             return set;
         } catch (PolicyException e) {
-            throw CliException.error(e.getMessage());
+            throw CliException.policy(e);
         }
     }
 

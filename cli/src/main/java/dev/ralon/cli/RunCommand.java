@@ -66,6 +66,10 @@ final class RunCommand implements Callable<Integer> {
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
 
+    @Option(names = "--no-baseline", description = "Do not protect the baseline (git hooks and config, shell start-up"
+            + " files and the other paths that run code later outside the sandbox; `ralon status` lists them).")
+    boolean noBaseline;
+
     @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -109,22 +113,34 @@ final class RunCommand implements Callable<Integer> {
         initialiseJnaInBackground();
         PolicySet policies = policyOption.load();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
-        ProtectedSet set = Backends.toProtectedSet(expansion);
+        ProtectedSet policySet = Backends.toProtectedSet(expansion);
         String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
         for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, backend, set, expansion.incomplete());
+        Backends.Choice choice = Backends.choose(enforcers, backend, policySet, expansion.incomplete());
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
-        Plan plan = choice.plan();
+        // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
+        // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
+        Baseline.Applied baseline;
+        try {
+            baseline = noBaseline ? null : Baseline.apply(enforcer, policySet, choice.plan(),
+                    Baseline.items(expansion.policy().root(), System.getenv()));
+        } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
+            throw CliException.error(f.getMessage() + " (nothing was started)");
+        }
+        ProtectedSet set = baseline == null ? policySet : baseline.set();
+        Plan plan = baseline == null ? choice.plan() : baseline.plan();
         for (String passed : json ? List.<String>of() : choice.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
 
-        Admission admission = choice.admission(); // decided by the host, for every backend alike
+        // decided by the host, for every backend alike, on the set and plan that will run (the baseline included)
+        Admission admission = baseline == null ? choice.admission()
+                : Admission.of(enforcer, set, plan, expansion.incomplete());
         List<String> refusals = admission.reasons();
         boolean enforceable = admission.enforceable();
         String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
@@ -135,12 +151,14 @@ final class RunCommand implements Callable<Integer> {
                 doc.put("policies", policies.files().stream().map(Path::toString).toList());
                 doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
+                doc.put("baseline", Baseline.json(baseline));
                 out.println(Json.write(doc));
             } else {
                 if (leftOut != null) {
                     out.println("note: " + leftOut);
                 }
                 printPlan(out, enforcer, chosen, set, policies, plan, admission);
+                Baseline.print(out, baseline, enforcer.name());
             }
             out.flush();
             return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
@@ -157,6 +175,10 @@ final class RunCommand implements Callable<Integer> {
         }
         if (notCreateProtected != null) {
             err.println("ralon: " + notCreateProtected);
+        }
+        String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
+        if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
+            err.println("ralon: " + baselineLine);
         }
         if (!enforceable) {
             if (!allowDegraded) {
@@ -177,7 +199,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = userLocale(System.getenv());
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policies.nearest().file().toString());
@@ -286,6 +308,28 @@ final class RunCommand implements Callable<Integer> {
         doc.put("refusalDetails", uncovered);
         doc.put("notProtectedAgainstCreation", admission.notCreateProtected().stream().map(Path::toString).toList());
         return doc;
+    }
+
+    /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */
+    static final String ENV_LOCALE_FORCED = "RALON_LOCALE_FORCED";
+    /** The user's own LC_ALL, recorded by the launcher when it was set. */
+    static final String ENV_USER_LC_ALL = "RALON_USER_LC_ALL";
+
+    /**
+     * The command's environment: this process's, with the user's own locale given back exactly. The launcher
+     * (ralon.sh) starts the JVM under LC_ALL=C.UTF-8 when the user's LC_CTYPE is not UTF-8, so that file names are read
+     * as UTF-8; the command gets the user's LC_ALL back as it was: the recorded value, or unset when it was unset.
+     */
+    static Map<String, String> userLocale(Map<String, String> processEnv) {
+        Map<String, String> env = new HashMap<>(processEnv);
+        if (env.remove(ENV_LOCALE_FORCED) != null) {
+            env.remove("LC_ALL");
+            String user = env.remove(ENV_USER_LC_ALL);
+            if (user != null) {
+                env.put("LC_ALL", user);
+            }
+        }
+        return env;
     }
 
     static List<String> ids(Set<Guarantee> gs) {

@@ -58,6 +58,8 @@ final class StatusCommand implements Callable<Integer> {
         } catch (CliException e) {
             pick = null;
         }
+        List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
+        Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, Backends.toProtectedSet(exp), baselineItems);
         String inside = System.getenv(RunCommand.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
@@ -107,6 +109,12 @@ final class StatusCommand implements Callable<Integer> {
             doc.put("backends", backends);
             doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
+            Map<String, Object> bl = new LinkedHashMap<>();
+            bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
+            Map<String, Object> per = new LinkedHashMap<>();
+            baselineBy.forEach((name, a) -> per.put(name, Baseline.json(a)));
+            bl.put("byBackend", per);
+            doc.put("baseline", bl);
             doc.put("enforcedBy", inside);
             if (inside != null) {
                 doc.put("boundary", intact);
@@ -162,6 +170,7 @@ final class StatusCommand implements Callable<Integer> {
             out.println("plugins (" + plugins.dir() + "): " + (from.isEmpty() ? "none" : String.join(", ", from)));
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
+        printBaseline(out, baselineItems, baselineBy);
         if (inside != null) {
             out.println();
             out.println("this process runs under ralon (backend " + inside + "); boundary check:");
@@ -203,5 +212,50 @@ final class StatusCommand implements Callable<Integer> {
             out.add(m);
         }
         return out;
+    }
+
+    /** For each available backend, what it keeps of the baseline (a plan or three each: status is not on a hot path). */
+    static Map<String, Baseline.Applied> baselineByBackend(List<Backends.Probed> probed,
+                                                            dev.ralon.enforcer.spi.ProtectedSet set,
+                                                            List<Baseline.Item> items) {
+        Map<String, Baseline.Applied> out = new LinkedHashMap<>();
+        for (Backends.Probed p : probed) {
+            if (p.probe().available()) {
+                try {
+                    out.put(p.enforcer().name(), Baseline.apply(p.enforcer(), set, p.enforcer().plan(set), items));
+                } catch (RuntimeException | LinkageError e) {
+                    // a third-party plan that throws is reported by run; status shows no baseline line for it
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void printBaseline(PrintWriter out, List<Baseline.Item> items, Map<String, Baseline.Applied> by) {
+        out.println();
+        out.println("baseline: protected by `ralon run` besides the policy (--no-baseline leaves it out):");
+        for (Baseline.Item i : items) {
+            out.println("  " + (i.absent() ? "absent " : "exists ") + " " + i.display() + "  (" + i.why() + ")");
+        }
+        for (Map.Entry<String, Baseline.Applied> e : by.entrySet()) {
+            Baseline.Applied a = e.getValue();
+            List<String> absent = new ArrayList<>();
+            Map<String, List<String>> other = new LinkedHashMap<>();
+            for (Baseline.Dropped d : a.dropped()) {
+                if (d.reason().equals(Baseline.ABSENT)) {
+                    absent.add(d.item().display());
+                } else {
+                    other.computeIfAbsent(d.reason(), k -> new ArrayList<>()).add(d.item().display());
+                }
+            }
+            StringBuilder s = new StringBuilder("  " + e.getKey() + ": protects " + a.kept().size());
+            if (!absent.isEmpty()) {
+                s.append("; cannot stop the creation of the ").append(absent.size()).append(" absent");
+            }
+            for (Map.Entry<String, List<String>> o : other.entrySet()) {
+                s.append("; drops ").append(String.join(", ", o.getValue())).append(" (").append(o.getKey()).append(')');
+            }
+            out.println(s);
+        }
     }
 }

@@ -58,6 +58,11 @@ class CliE2ETest {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
         pb.environment().remove("RALON_DEBUG");
         pb.environment().putAll(env);
+        return exec(pb, stdin, cmd);
+    }
+
+    /** Starts {@code pb} (its environment as the caller set it), feeds it {@code stdin}, waits at most 60 s. */
+    static Result exec(ProcessBuilder pb, byte[] stdin, String... cmd) throws Exception {
         Process p = pb.start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
@@ -259,7 +264,55 @@ class CliE2ETest {
         elf[2] = 'L';
         elf[3] = 'F';
         Files.write(dir.resolve("agent.lock"), elf);
+        // spec §3: the first offending character in file order, here the DEL (0x7F) that starts every ELF file
+        badPolicy(dir, "agent.lock:1:1: ", "U+007F");
+        elf[0] = 'E';
+        Files.write(dir.resolve("agent.lock"), elf);
         badPolicy(dir, "agent.lock:1:5: ", "NUL");
+    }
+
+    /** Spec §10.2: every key, shape and pattern error of the file, each on its own line; --json lists them with ids. */
+    @Test
+    void everyErrorOfAFileInOneRun() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("four")).toRealPath();
+        Files.writeString(dir.resolve("agent.lock"), "version: 2\nprotected: x\nprotect:\n  - /etc\n  - ok\n  - ../up\n  - 7\n");
+        Map<String, String> before = listing(dir);
+        Result r = ralon(dir, "check", "x");
+        assertEquals(2, r.code(), r.toString());
+        assertEquals(List.of("ralon: agent.lock:1:10: ", "ralon: agent.lock:2:1: ", "ralon: agent.lock:7:5: ",
+                "ralon: agent.lock:4:5: ", "ralon: agent.lock:6:5: "),
+                r.errLines().stream().map(l -> l.substring(0, l.indexOf(": ", 7) + 2)).toList(), r.err());
+        assertEquals("", r.out());
+        Result j = ralon(dir, "check", "--json", "x");
+        assertEquals(2, j.code(), j.toString());
+        JSONObject doc = new JSONObject(j.out());
+        assertEquals("schema", doc.getJSONObject("error").getString("kind"));
+        List<String> kinds = new ArrayList<>();
+        for (Object o : doc.getJSONArray("errors")) {
+            JSONObject e = (JSONObject) o;
+            kinds.add(e.getString("kind") + "@" + e.getInt("line") + ":" + e.getInt("column"));
+            assertEquals(dir.resolve("agent.lock").toString(), e.getString("file"));
+        }
+        assertEquals(List.of("schema@1:10", "unknown-key@2:1", "schema@7:5", "pattern-absolute@4:5",
+                "pattern-parent-segment@6:5"), kinds);
+        assertEquals(5, j.errLines().size(), j.err());
+        assertEquals(before, listing(dir), "nothing written");
+    }
+
+    /** Spec §8.5 through the executable: '..' after a link applies to the directory reached. */
+    @Test
+    void dotDotAfterALinkIsResolvedLikeTheKernel() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("dd")).toRealPath();
+        Files.createDirectories(dir.resolve("sub/deeper"));
+        Files.createSymbolicLink(dir.resolve("deep"), Path.of("sub/deeper"));
+        Files.writeString(dir.resolve("key.pem"), "k");
+        Files.writeString(dir.resolve("agent.lock"), "version: 1\nprotect:\n  - key.pem\n");
+        Result r = ralon(dir, "check", "deep/../../key.pem");
+        assertEquals(1, r.code(), r.toString());
+        assertEquals("deep/../../key.pem\n", r.out());
+        Result empty = ralon(dir, "check", "");
+        assertEquals(2, empty.code(), empty.toString());
+        assertTrue(empty.err().startsWith("ralon: an empty path names nothing"), empty.err());
     }
 
     @Test

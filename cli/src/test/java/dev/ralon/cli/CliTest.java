@@ -345,7 +345,7 @@ class CliTest {
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns", "protectedPaths", "warnings", "backends",
-                "runWouldUse", "enforcedBy", "pluginDirectory"), doc.keySet());
+                "runWouldUse", "enforcedBy", "baseline", "pluginDirectory"), doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));
         JSONArray pats = doc.getJSONArray("patterns");

@@ -101,6 +101,19 @@ class RunE2ETest {
         assertTrue(r.err().contains("./script.sh: permission denied"), r.err());
     }
 
+    /** A file without #! that the kernel cannot execute (ENOEXEC) runs under /bin/sh, as execvp(3) does, everywhere. */
+    @Test
+    void aScriptWithoutShebangRunsUnderShUnderEveryBackend() throws Exception {
+        Path script = project.resolve("noshebang");
+        Files.writeString(script, "echo \"ran as $0 with $*\"\n");
+        Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (String backend : List.of("noop", "landlock", "mount")) {
+            Result r = run("run", "--backend", backend, "--", "./noshebang", "a", "b");
+            assertEquals(0, r.exit(), backend + ": " + r.err());
+            assertEquals("ran as " + script.toRealPath() + " with a b\n", r.out(), backend);
+        }
+    }
+
     @Test
     void argumentsAfterTheCommandBelongToTheCommand() throws Exception {
         Result r = run("run", "--backend", "noop", "sh", "-c", "printf '%s|' \"$@\"", "x", "--help", "-v");

@@ -34,6 +34,17 @@ public record Attack(String id, String title, Guarantee guarantee, Set<PathKind>
         }
     }
 
+    /** The {@link dev.ralon.conformance.attack.AttackProgram} operation that injects into the terminal. */
+    public static final String TERMINAL_PROGRAM = "tiocsti";
+
+    /**
+     * Whether it is made through the user's terminal: the program runs under {@code ralon run} started from an
+     * interactive shell on a pseudo-terminal, and that shell, outside the sandbox, is what would write the target.
+     */
+    public boolean viaTerminal() {
+        return TERMINAL_PROGRAM.equals(program);
+    }
+
     /** Whether it renames or removes the directory on the way ({@code $W}), whose identity is then watched too. */
     public boolean watchesWay() {
         return guarantee == Guarantee.ANCESTOR_RENAME;

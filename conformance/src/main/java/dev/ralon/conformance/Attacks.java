@@ -20,6 +20,7 @@ public final class Attacks {
             PathKind.DIRECTORY);
     private static final Set<PathKind> DIR = EnumSet.of(PathKind.DIRECTORY);
     private static final Set<PathKind> MISSING = EnumSet.of(PathKind.MISSING);
+    private static final Set<PathKind> LINKED = EnumSet.of(PathKind.LINKED);
 
     private static final List<Attack> ALL = build();
 
@@ -104,6 +105,39 @@ public final class Attacks {
                 "echo pwned > \"$F/m-$ID\" && mv \"$F/m-$ID\" \"$T\""));
         a.add(sh("create-symlink", "ln -s FREE/evil MISSING", g, MISSING, "ln -s \"$F/evil\" \"$T\""));
         a.add(sh("create-dir", "mkdir MISSING", g, MISSING, "mkdir \"$T\""));
+
+        // retargeted link on the way: the ancestor-rename guarantee extended to the links a protected path is reached
+        // through (added after the entries above; their order and names are unchanged)
+        g = Guarantee.ANCESTOR_RENAME;
+        a.add(sh("retarget-link", "retargeted link on the way: ln -sfn ../decoy LINK", g, LINKED,
+                "ln -sfn ../decoy \"$T\""));
+        a.add(sh("replace-link", "retargeted link on the way: rm LINK, ln -s ../decoy LINK", g, LINKED,
+                "rm -f \"$T\" && ln -s ../decoy \"$T\""));
+        a.add(sh("mv-over-link", "retargeted link on the way: ln -s ../decoy LINK.new, mv -T over LINK", g, LINKED,
+                "ln -s ../decoy \"$T.new\" && mv -fT \"$T.new\" \"$T\""));
+        a.add(sh("mv-link-way", "retargeted link on the way: mv the link's directory away, make a new one with a new"
+                + " link", g, LINKED, "cd / && mv \"$W\" \"$W.moved\" && mkdir \"$W\" && ln -s ../decoy \"$T\""));
+        // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
+        // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
+        // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
+        // as root, or a stage that execs the command without a second, locking user namespace). Without a mount at $R
+        // (Landlock, noop) each call fails with EINVAL and touches nothing: $R is always inside the kit's project.
+        g = Guarantee.MODIFY_CONTENT;
+        a.add(sh("umount", "umount PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("umount-lazy", "umount -l PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount -l \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("remount-rw", "mount -o remount,rw PROTECTED (and remount,bind,rw) directly in the sandbox, then write",
+                g, CONTENT, "mount -o remount,rw \"$R\"; mount -o remount,bind,rw \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("mount-setattr", "program: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY) in the sandbox, then"
+                + " write", g, CONTENT, "kit_program mount-setattr-rw \"$ID\" \"$R\" -; echo pwned >> \"$T\""));
+        a.add(sh("move-mount", "program: move_mount(PROTECTED -> FREE/mv) in the sandbox, uncovering what lies beneath,"
+                + " then write", g, CONTENT, "kit_program move-mount \"$ID\" \"$R\" \"$F/mv-$ID\"; echo pwned >> \"$T\""));
+
+        // Around the boundary: the user's shell writes the file after the run, if the command could type into it.
+        a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
+                + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
+                g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
         return List.copyOf(a);
     }
 

@@ -46,6 +46,11 @@ final class KitRun {
         Path attacked() {
             return attack.program() != null && attack.watchesWay() ? way : target;
         }
+
+        /** The protected path the target lies in ($R): the locked directory for a nested target, else the target. */
+        Path protectedRoot() {
+            return kind == PathKind.NESTED ? way.resolve("locked") : target;
+        }
     }
 
     /**
@@ -65,7 +70,7 @@ final class KitRun {
     /** The whole run. */
     record Result(String backend, int uid, int exit, String output, String stderr, String log,
                   Map<String, Outcome> outcomes, Map<String, String> sanity, boolean createNextToProtectedExpected,
-                  long pid, String sandbox) {
+                  Map<String, Outcome> plainOutcomes, long pid, String sandbox) {
         /** The part of the attack log written by case {@code id} (its stdout and stderr), or "" when none. */
         String logOf(String id) {
             StringBuilder b = new StringBuilder();
@@ -141,6 +146,10 @@ final class KitRun {
                         target = dir.resolve("w/secret.env");
                         way = dir.resolve("w");
                     }
+                    case LINKED -> {
+                        target = dir.resolve("lib/door");
+                        way = dir.resolve("lib");
+                    }
                     default -> throw new IllegalStateException(k.name());
                 }
                 cases.add(new Case(a, k, id, target, way));
@@ -190,6 +199,14 @@ final class KitRun {
                     lock.append("  - ").append(rel).append('\n');
                 }
                 case POLICY -> {
+                }
+                case LINKED -> {
+                    Path dir = c.way().getParent();
+                    write(dir.resolve("real/target.key"), "original " + c.id() + "\n");
+                    write(dir.resolve("decoy/target.key"), "decoy " + c.id() + "\n");
+                    Files.createDirectories(c.way());
+                    Files.createSymbolicLink(c.target(), Path.of("../real"));
+                    lock.append("  - ").append(proj.relativize(c.target())).append("/*.key\n");
                 }
                 default -> throw new IllegalStateException();
             }
@@ -251,6 +268,12 @@ final class KitRun {
         s.append("echo \"PID $$\"\n");
         s.append("{ echo \"uid_map: $(tr -s ' ' < /proc/self/uid_map | tr '\\n' ';')\"; grep -E '^(Uid|Cap(Prm|Eff|Bnd|Amb)):'"
                 + " /proc/self/status | tr -s '\\t ' ' '; } > \"$F/sandbox-identity\" 2>&1\n");
+        // kit_program OP ID TARGET OTHER: one AttackProgram operation, for shell attacks that need a system call
+        StringBuilder fn = new StringBuilder("kit_program() { ");
+        for (String part : javaCommand(home, "dev.ralon.conformance.attack.AttackProgram")) {
+            fn.append(part.equals("@CP@") ? "\"$(cat " + q(kitClasspathFile) + ")\"" : q(part)).append(' ');
+        }
+        s.append(fn).append("\"$@\"; }\n");
         // what must keep working
         s.append("echo changed >> \"$F/existing.txt\"; echo \"RESULT ok-write-unprotected $?\"\n");
         s.append("echo ok > \"$F/new.txt\"; echo \"RESULT ok-create-unprotected $?\"\n");
@@ -261,7 +284,9 @@ final class KitRun {
         List<Case> policy = new ArrayList<>();
         List<Case> later = new ArrayList<>();
         for (Case c : cases) {
-            if (c.kind() == PathKind.POLICY) {
+            if (c.attack().viaTerminal()) {
+                continue; // made from an interactive shell on a terminal, after this script (terminalCases)
+            } else if (c.kind() == PathKind.POLICY) {
                 policy.add(c);
             } else if (c.program()) {
                 batchProgram.add(c);
@@ -297,8 +322,9 @@ final class KitRun {
 
     private void shellCase(StringBuilder s, Case c) {
         s.append("printf '== %s\\n' ").append(c.id()).append(" >>\"$LOG\"\n");
-        s.append("( T=").append(q(c.target())).append("; W=").append(q(c.way())).append("; ID=").append(c.id())
-                .append("; export T W ID; ").append(c.attack().shell()).append(" ) >>\"$LOG\" 2>&1 </dev/null; echo \"RESULT ")
+        s.append("( T=").append(q(c.target())).append("; W=").append(q(c.way())).append("; R=")
+                .append(q(c.protectedRoot())).append("; ID=").append(c.id())
+                .append("; export T W R ID; ").append(c.attack().shell()).append(" ) >>\"$LOG\" 2>&1 </dev/null; echo \"RESULT ")
                 .append(c.id()).append(" $?\"\n");
     }
 
@@ -447,6 +473,8 @@ final class KitRun {
                         c.kind() == PathKind.POLICY ? List.of() : changes(c, before.get(c.id()), watch(c))));
             }
         }
+        Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
+        terminalCases(before, outcomes, plainOutcomes);
         Map<String, String> sanity = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : rc.entrySet()) {
             if (e.getKey().startsWith("ok-")) {
@@ -465,7 +493,57 @@ final class KitRun {
         sanity.put("pid-expected", Long.toString(p.pid()));
         sanity.put("pid-seen", Long.toString(pid));
         return new Result(backend, uid, exit, output.toString(), stderr == null ? "" : stderr, log == null ? "" : log,
-                outcomes, sanity, true, pid, identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
+                outcomes, sanity, true, plainOutcomes, pid,
+                identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
+    }
+
+    /**
+     * The attacks made through the user's terminal ({@link Attack#viaTerminal()}), each twice from an interactive shell
+     * on a fresh pseudo-terminal: through {@code ralon run --backend NAME} (the verdict), then the same program started
+     * plainly by that shell (the control: the machine lets a process inject into its terminal). Outcomes are what
+     * changed on disk, read from outside, after the shell had the chance to run an injected line.
+     */
+    private void terminalCases(Map<String, SortedMap<String, String>> before, Map<String, Outcome> outcomes,
+                               Map<String, Outcome> plainOutcomes) throws IOException {
+        Path cpFile = home.resolve("kit.classpath");
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HOME", home.toString());
+        env.put("TMPDIR", home.resolve("tmp").toString());
+        env.put("GIT_CONFIG_NOSYSTEM", "1");
+        List<String> user = asUser(List.of());
+        for (Case c : cases) {
+            if (!c.attack().viaTerminal()) {
+                continue;
+            }
+            StringBuilder program = new StringBuilder();
+            for (String part : javaCommand(home, "dev.ralon.conformance.attack.AttackProgram")) {
+                program.append(part.equals("@CP@") ? "\"$(cat " + q(cpFile) + ")\"" : q(part)).append(' ');
+            }
+            program.append(q(c.attack().program())).append(' ').append(q(c.id())).append(' ').append(q(c.target()))
+                    .append(" -");
+            StringBuilder ralon = new StringBuilder();
+            List<String> host = new ArrayList<>(javaCommand(home, MAIN));
+            host.add(1, "-XX:-MaxFDLimit");
+            for (String part : host) {
+                ralon.append(part.equals("@CP@") ? "\"$(cat " + q(cpFile) + ")\"" : q(part)).append(' ');
+            }
+            ralon.append("run --backend ").append(q(backend)).append(" -- ").append(program);
+            String sandboxed = TerminalAttack.session(user, proj, env, ralon.toString());
+            SortedMap<String, String> afterSandboxed = watch(c);
+            outcomes.put(c.id(), new Outcome(resultOf(c, sandboxed), changes(c, before.get(c.id()), afterSandboxed)));
+            String plain = TerminalAttack.session(user, proj, env, program.toString());
+            plainOutcomes.put(c.id(), new Outcome(resultOf(c, plain), changes(c, afterSandboxed, watch(c))));
+        }
+    }
+
+    private static String resultOf(Case c, String transcript) {
+        Matcher m = Pattern.compile("RESULT " + Pattern.quote(c.id()) + " (\\S+.*)").matcher(transcript);
+        return m.find() ? m.group(1).trim() : "(no result; terminal: " + tailOf(transcript) + ")";
+    }
+
+    private static String tailOf(String s) {
+        String t = s.replace('\r', ' ').replace('\n', ' ');
+        return t.length() > 300 ? t.substring(t.length() - 300) : t;
     }
 
     private SortedMap<String, String> watch(Case c) {

@@ -16,7 +16,13 @@ public enum PathKind {
     /** The policy file, agent.lock, which always protects itself; attacked one attack at a time. */
     POLICY("policy", "the policy file agent.lock itself"),
     /** A path named literally in agent.lock that does not exist when the run starts: {@code c/ID/w/secret.env}. */
-    MISSING("missing", "a literal path that does not exist yet");
+    MISSING("missing", "a literal path that does not exist yet"),
+    /**
+     * A symbolic link on the way to a protected file: {@code c/ID/lib/door -> ../real} with {@code c/ID/lib/door/*.key}
+     * protected (so {@code c/ID/real/target.key} is); the attacked path is the link, the directory on the way its
+     * directory {@code c/ID/lib}. Retargeting the link would make the next run protect another file.
+     */
+    LINKED("linked", "a symbolic link on the way to a protected file");
 
     private final String id;
     private final String description;

@@ -38,6 +38,13 @@ final class KitFixtures {
         }
     }
 
+    static final class CapsKeeping {
+        @TestFactory
+        Stream<DynamicNode> kit() {
+            return ConformanceKit.forEnforcer("caps-keeping").build().tests();
+        }
+    }
+
     static final class Unknown {
         @TestFactory
         Stream<DynamicNode> kit() {

@@ -36,6 +36,7 @@ class KitSelfTest {
         int contentCases = (int) Attacks.all().stream()
                 .filter(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT)
                 .filter(a -> !a.rootOnly() || KitRun.currentUid() == 0)
+                .filter(a -> !a.viaTerminal()) // the host's terminal guard blocks it whatever the enforcer does
                 .mapToLong(a -> a.kinds().size()).sum();
         // One breach of agent.lock that replaced it (a new inode: sed -i, git checkout, …) makes every later attack on
         // it "not judged" (aborted with the reason), never a cascade of false failures; content breaches that kept
@@ -101,6 +102,31 @@ class KitSelfTest {
         // create-missing: not declared, and its attacks get through (the host says so at start)
         assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).endsWith("create-missing is not declared:"
                 + " it must be breakable or reported unsupported")));
+    }
+
+    /**
+     * Issue 15's broken enforcer: read-only binds whose command keeps the capabilities of the namespace that owns them
+     * passes every ordinary attack, and fails exactly the mount-table attacks made directly in the sandbox.
+     */
+    @Test
+    void anEnforcerWhoseCommandKeepsMountCapabilitiesFailsTheMountTableAttacks() {
+        var probe = dev.ralon.enforcer.spi.Enforcers.discover(getClass().getClassLoader()).byName("mount")
+                .orElseThrow().probe();
+        if (!"true".equals(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(probe.available(), "user namespaces unavailable: " + probe.detail());
+        }
+        Events events = run(KitFixtures.CapsKeeping.class);
+        List<Event> failed = events.failed().list();
+        List<String> mountTable = List.of("umount", "umount-lazy", "remount-rw", "mount-setattr", "move-mount");
+        for (String id : mountTable) {
+            for (String kind : List.of("file", "glob", "nested", "policy")) {
+                assertTrue(failed.stream().anyMatch(e -> name(e).contains("] " + id + " x " + kind + " -> got through")
+                        && message(e).startsWith("backend caps-keeping declares modify-content, but attack '" + id
+                        + "'")), id + " x " + kind + " must fail; failed: " + failed.stream().map(KitSelfTest::name).toList());
+            }
+        }
+        assertTrue(failed.stream().allMatch(e -> mountTable.stream().anyMatch(id -> name(e).contains("] " + id + " x "))),
+                "only the mount-table attacks may fail: " + failed.stream().map(KitSelfTest::name).toList());
     }
 
     @Test

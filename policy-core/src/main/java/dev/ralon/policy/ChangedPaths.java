@@ -92,8 +92,15 @@ public final class ChangedPaths {
             List<String> sides = c[2] == null ? List.of(c[1]) : List.of(c[2], c[1]);
             Map<String, Rule> byPattern = new LinkedHashMap<>();
             for (String side : sides) {
+                Path changed;
+                try {
+                    changed = top.resolve(side);
+                } catch (java.nio.file.InvalidPathException e) {
+                    String why = FileNames.notUtf8Reason();
+                    throw new GitException("cannot judge " + side + ": " + (why != null ? why : e.getMessage()));
+                }
                 for (Policy p : judges) {
-                    for (Rule r : p.check(top.resolve(side))) {
+                    for (Rule r : p.check(changed)) {
                         byPattern.putIfAbsent(r.file() + "\0" + r.pattern() + "\0" + r.line(), r);
                     }
                 }

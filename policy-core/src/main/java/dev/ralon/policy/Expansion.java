@@ -21,9 +21,24 @@ import java.util.Map;
  * @param incomplete the warnings (also in {@code warnings}) that mean the entries may miss a protected path: a
  *                  directory in the policy's reach that could not be listed, an entry whose type could not be read.
  *                  {@code ralon run} refuses to enforce such a set (never a partial policy, silently).
+ * @param linksOnTheWay the symbolic links inside the root through which a protected path is reached
+ *                  ({@code lib/door} when {@code lib/door/*.key} is protected and {@code lib/door -> ../real}): not
+ *                  matches of the policy, but a run protects each as a link, since retargeting it would change what the
+ *                  next run protects. Kind {@link Entry.Kind#SYMLINK}; {@code via} is the protected path reached
+ *                  through it (relative, as the policy names it). Sorted; none is beneath a protected directory.
  */
 public record Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
-                        List<String> warnings, List<String> incomplete) {
+                        List<String> warnings, List<String> incomplete, List<Entry> linksOnTheWay) {
+
+    public Expansion {
+        linksOnTheWay = linksOnTheWay == null ? List.of() : List.copyOf(linksOnTheWay);
+    }
+
+    /** An expansion with no link on the way (the form before links on the way were recorded). */
+    public Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts,
+                     List<Rule> unmatched, List<String> warnings, List<String> incomplete) {
+        this(policies, root, entries, counts, unmatched, warnings, incomplete, List.of());
+    }
 
     /** The nearest policy expanded (the only one, for {@link ProtectedPaths#expand}). */
     public Policy policy() {

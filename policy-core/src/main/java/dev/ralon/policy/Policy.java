@@ -1,8 +1,5 @@
 package dev.ralon.policy;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -80,51 +77,25 @@ public final class Policy {
     }
 
     /**
-     * Whether a path on disk is protected: its lexical form, and, when it (or a leading part of it) exists, its form
-     * with every symbolic link resolved. A path outside the root is not protected by this policy, unless a link
-     * leads it back inside. The path need not exist.
+     * Whether a path on disk is protected (spec §8.5): a path is protected when any of its forms is — the lexical
+     * form, the form the kernel resolves (links on the way followed, {@code ..} applied to the directory actually
+     * reached) and, when that names a symbolic link, the link's target ({@link CheckedPath}). So a path that reaches a
+     * protected file in any way is protected: with {@code deep -> sub/deeper}, {@code deep/../../key.pem} is
+     * {@code key.pem}. A path outside the root is not protected by this policy, unless a link leads it back inside.
+     * The path need not exist.
      *
      * @param path absolute, or relative to the working directory
      * @return the protecting rules, empty when not protected
      */
     public List<Rule> check(Path path) {
-        Path abs = path.toAbsolutePath().normalize();
         Set<Rule> found = new LinkedHashSet<>();
-        String lexical = Paths2.relativeBeneath(root, abs);
-        if (lexical != null) {
-            found.addAll(matchingRules(lexical));
-        }
-        Path real = realForm(abs);
-        if (real != null && !real.equals(abs)) {
-            String rel = Paths2.relativeBeneath(root, real);
+        for (Path form : CheckedPath.forms(path)) {
+            String rel = Paths2.relativeBeneath(root, form);
             if (rel != null) {
                 found.addAll(matchingRules(rel));
             }
         }
         return List.copyOf(found);
-    }
-
-    /** The path with links resolved in its longest existing prefix; the rest appended. Null if nothing resolves. */
-    static Path realForm(Path abs) {
-        Path existing = abs;
-        Path rest = null;
-        while (existing != null) {
-            try {
-                if (Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-                    Path real = existing.toRealPath();
-                    return rest == null ? real : real.resolve(rest).normalize();
-                }
-            } catch (IOException | SecurityException e) {
-                // dangling link or unreadable: treat as not existing and go one level up
-            }
-            Path name = existing.getFileName();
-            if (name == null) {
-                return null;
-            }
-            rest = rest == null ? name : name.resolve(rest);
-            existing = existing.getParent();
-        }
-        return null;
     }
 
     /** The path relative to the root ('/'-separated), or null when not strictly beneath it. */

@@ -9,6 +9,7 @@ import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONArray;
 import org.json.JSONObject;
 import org.json.JSONTokener;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
@@ -26,7 +27,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.Parser;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
@@ -55,6 +55,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Loads and validates an agent.lock, stopping at the first error (each error is reported with file, line, column and
@@ -128,22 +129,73 @@ public final class PolicyLoader {
     /**
      * Parses policy content as if it were the file {@code file} in directory {@code root}. Used by {@link #load} and by
      * tools that validate content that is not on disk.
+     *
+     * <p>The encoding and YAML stages stop at their first error; after them, every key, shape and pattern error is
+     * collected and thrown together ({@link PolicyException#problems()}), the first being the one the spec orders
+     * first (§10.2).
      */
     public static Policy parse(byte[] bytes, Path displayFile, Path absoluteFile, Path root) throws PolicyException {
         String text = decode(bytes, displayFile);
         Node doc = compose(text, displayFile);
         if (doc == null) {
-            throw new PolicyException(ErrorKind.SCHEMA, displayFile, 1, 1,
-                    "the policy is empty; it needs at least the line \"version: 1\"");
+            throw new PolicyException(new PolicyException.Problem(ErrorKind.SCHEMA, displayFile, 1, 1, 0,
+                    "the policy is empty; it needs at least the line \"version: 1\"", null));
         }
+        Problems problems = new Problems(displayFile);
         Map<String, Node> pointers = new HashMap<>();
-        Object json = toJson(doc, "#", pointers, displayFile);
-        validate(json, pointers, displayFile);
-        return build((MappingNode) doc, text, displayFile, absoluteFile, root);
+        Object json = toJson(doc, "#", pointers, problems);
+        Set<Node> flagged = validate(json, pointers, problems);
+        Policy policy = build(doc, text, displayFile, absoluteFile, root, problems, flagged);
+        problems.throwIfAny();
+        return policy;
     }
 
+    /** The problems found after the YAML stage, each in its stage; thrown together, sorted by stage then offset. */
+    private static final class Problems {
+        static final int KEYS = 0;
+        static final int SHAPE = 1;
+        static final int PATTERNS = 2;
+        private final Path file;
+        private final List<long[]> order = new ArrayList<>();
+        private final List<PolicyException.Problem> found = new ArrayList<>();
+
+        Problems(Path file) {
+            this.file = file;
+        }
+
+        void add(int stage, long rank, PolicyException.Problem p) {
+            order.add(new long[] {stage, rank, found.size()});
+            found.add(p);
+        }
+
+        void add(int stage, ErrorKind kind, Node at, String reason) {
+            add(stage, at == null ? Long.MAX_VALUE : at.getStartMark().getIndex(), problem(kind, file, at, reason));
+        }
+
+        void throwIfAny() throws PolicyException {
+            if (found.isEmpty()) {
+                return;
+            }
+            order.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
+                    : a[1] != b[1] ? Long.compare(a[1], b[1]) : Long.compare(a[2], b[2]));
+            List<PolicyException.Problem> sorted = new ArrayList<>(found.size());
+            for (long[] o : order) {
+                sorted.add(found.get((int) o[2]));
+            }
+            throw new PolicyException(sorted);
+        }
+    }
+
+    /**
+     * Decodes the file's bytes, checking in one pass in file order (spec §3): the byte-order mark (UTF-8 skipped;
+     * UTF-16 and UTF-32 refused as a whole), then the first of: an invalid UTF-8 sequence ({@code encoding}), a NUL
+     * ({@code binary}), a character YAML does not allow in a stream ({@code yaml}), each at its line and column.
+     */
     private static String decode(byte[] bytes, Path file) throws PolicyException {
         int start = 0;
+        if (bytes.length >= 4 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == (byte) 0xFE && bytes[3] == (byte) 0xFF) {
+            throw new PolicyException(ErrorKind.ENCODING, file, 0, 0, "is UTF-32 encoded; agent.lock must be UTF-8");
+        }
         if (bytes.length >= 2 && ((bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF)
                 || (bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE))) {
             throw new PolicyException(ErrorKind.ENCODING, file, 0, 0, "is UTF-16 (or UTF-32) encoded; agent.lock must be UTF-8");
@@ -151,40 +203,39 @@ public final class PolicyLoader {
         if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
             start = 3;
         }
-        for (int i = start; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                int[] lc = lineColumnOfByte(bytes, start, i);
-                throw new PolicyException(ErrorKind.BINARY, file, lc[0], lc[1],
-                        "contains a NUL byte: this is a binary file, not a YAML policy");
-            }
-        }
         CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes, start, bytes.length - start);
         CharBuffer out = CharBuffer.allocate(bytes.length);
         CoderResult r = dec.decode(in, out, true);
-        if (r.isError()) {
-            int[] lc = lineColumnOfByte(bytes, start, in.position());
-            throw new PolicyException(ErrorKind.ENCODING, file, lc[0], lc[1], "is not valid UTF-8 (byte 0x"
-                    + String.format("%02X", bytes[in.position()] & 0xff) + ")");
+        if (!r.isError()) {
+            dec.flush(out);
         }
-        dec.flush(out);
-        return out.flip().toString();
-    }
-
-    private static int[] lineColumnOfByte(byte[] bytes, int start, int index) {
-        int line = 1;
-        int col = 1;
-        for (int i = start; i < index; i++) {
-            if (bytes[i] == '\n') {
-                line++;
-                col = 1;
-            } else if ((bytes[i] & 0xC0) != 0x80) {
-                col++;
+        String text = out.flip().toString(); // all of it, or the valid part before the bad byte
+        int bad = TextPosition.firstDisallowed(text);
+        if (bad >= 0) {
+            int cp = text.codePointAt(bad);
+            TextPosition pos = TextPosition.of(text, bad);
+            if (cp == 0) {
+                throw new PolicyException(new PolicyException.Problem(ErrorKind.BINARY, file, pos.line(), pos.column(),
+                        pos.offset(), "contains a NUL byte: this is a binary file, not a YAML policy", null));
             }
+            String reason = cp == 0x85 || cp == 0x2028 || cp == 0x2029
+                    ? String.format("the character U+%04X is a line break to YAML 1.1 but not to YAML 1.2, so it is not"
+                    + " allowed as such; in a file name, write it as the escape \\u%04X inside double quotes", cp, cp)
+                    : String.format("the character U+%04X is not allowed in YAML; remove it (a pattern may not hold"
+                    + " control characters)", cp);
+            throw new PolicyException(new PolicyException.Problem(ErrorKind.YAML, file, pos.line(), pos.column(),
+                    pos.offset(), reason, null));
         }
-        return new int[] {line, col};
+        if (r.isError()) {
+            TextPosition pos = TextPosition.of(text, text.length());
+            throw new PolicyException(new PolicyException.Problem(ErrorKind.ENCODING, file, pos.line(), pos.column(),
+                    pos.offset(), "is not valid UTF-8 (byte 0x" + String.format("%02X", bytes[in.position()] & 0xff) + ")",
+                    null));
+        }
+        return text;
     }
 
     static LoaderOptions loaderOptions() {
@@ -309,15 +360,20 @@ public final class PolicyLoader {
 
     private static PolicyException yamlError(Path file, Mark m, String reason) {
         return m == null ? new PolicyException(ErrorKind.YAML, file, 0, 0, reason)
-                : new PolicyException(ErrorKind.YAML, file, m.getLine() + 1, m.getColumn() + 1, reason);
+                : new PolicyException(new PolicyException.Problem(ErrorKind.YAML, file, m.getLine() + 1,
+                m.getColumn() + 1, m.getIndex(), reason, null));
     }
 
     private static String oneLine(String s) {
         return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
     }
 
-    /** Converts the node tree to org.json values, recording each JSON pointer's node; rejects duplicate keys. */
-    private static Object toJson(Node node, String pointer, Map<String, Node> pointers, Path file) throws PolicyException {
+    /**
+     * Converts the node tree to org.json values, recording each JSON pointer's node (a key's node under
+     * {@code pointer + "#key"}). Collects the key errors (spec §4.4): a key that is not a scalar and a repeated key;
+     * the offending entry is left out of the JSON, so the rest is judged as if it were not there.
+     */
+    private static Object toJson(Node node, String pointer, Map<String, Node> pointers, Problems problems) {
         pointers.put(pointer, node);
         if (node instanceof MappingNode m) {
             JSONObject obj = new JSONObject();
@@ -325,17 +381,20 @@ public final class PolicyLoader {
             for (NodeTuple t : m.getValue()) {
                 Node k = t.getKeyNode();
                 if (!(k instanceof ScalarNode ks)) {
-                    throw at(ErrorKind.SCHEMA, file, k, "a key must be a plain word (\"version\" or \"protect\")");
+                    problems.add(Problems.KEYS, ErrorKind.SCHEMA, k,
+                            "a key must be a plain word (\"version\" or \"protect\")");
+                    continue;
                 }
                 String key = ks.getValue();
                 Node first = seen.putIfAbsent(key, k);
                 if (first != null) {
-                    throw at(ErrorKind.DUPLICATE_KEY, file, k, "duplicate key \"" + key + "\" (first given on line "
-                            + (first.getStartMark().getLine() + 1) + ")");
+                    problems.add(Problems.KEYS, ErrorKind.DUPLICATE_KEY, k, "duplicate key \"" + key
+                            + "\" (first given on line " + (first.getStartMark().getLine() + 1) + ")");
+                    continue;
                 }
                 String child = pointer + "/" + key.replace("~", "~0").replace("/", "~1");
                 pointers.put(child + "#key", k);
-                obj.put(key, toJson(t.getValueNode(), child, pointers, file));
+                obj.put(key, toJson(t.getValueNode(), child, pointers, problems));
             }
             return obj;
         }
@@ -343,37 +402,45 @@ public final class PolicyLoader {
             JSONArray arr = new JSONArray();
             int i = 0;
             for (Node item : s.getValue()) {
-                arr.put(toJson(item, pointer + "/" + i++, pointers, file));
+                arr.put(toJson(item, pointer + "/" + i++, pointers, problems));
             }
             return arr;
         }
         ScalarNode sc = (ScalarNode) node;
-        Tag tag = sc.getTag();
         String v = sc.getValue();
-        if (Tag.NULL.equals(tag)) {
-            return JSONObject.NULL;
-        }
-        if (Tag.BOOL.equals(tag)) {
-            return Boolean.valueOf(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes") || v.equalsIgnoreCase("on"));
-        }
-        if (Tag.INT.equals(tag)) {
-            try {
-                return Long.parseLong(v.replace("_", ""));
-            } catch (NumberFormatException e) {
-                // 0x1F, 0o17, 1:20 (sexagesimal), huge: still a number to YAML, never a string. A non-string,
-                // non-integer JSON value makes the schema report a type error (the message names the raw value).
+        switch (typeOf(sc)) {
+            case NULL:
+                return JSONObject.NULL;
+            case BOOL:
+                return Boolean.valueOf(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes") || v.equalsIgnoreCase("on"));
+            case INT:
+                // Only the canonical decimal spelling is a JSON integer: "version: 1" exactly (spec §5.1). Other
+                // spellings of an integer (+1, 01, 1_, 0x1, 0b1, 1:20) are numbers, never strings, but not that
+                // integer: a non-string, non-integer JSON value makes the schema report a type error.
+                if (PlainScalar.canonicalDecimal(v)) {
+                    try {
+                        return Long.parseLong(v);
+                    } catch (NumberFormatException e) {
+                        return NON_STRING_NUMBER; // beyond a long
+                    }
+                }
                 return NON_STRING_NUMBER;
-            }
+            case FLOAT:
+                try {
+                    double d = Double.parseDouble(v.replace("_", ""));
+                    return Double.isFinite(d) ? (Object) d : NON_STRING_NUMBER;
+                } catch (NumberFormatException e) {
+                    return NON_STRING_NUMBER; // .inf, .nan, sexagesimal: JSON has no such numbers
+                }
+            default:
+                return v;
         }
-        if (Tag.FLOAT.equals(tag)) {
-            try {
-                double d = Double.parseDouble(v.replace("_", ""));
-                return Double.isFinite(d) ? (Object) d : NON_STRING_NUMBER;
-            } catch (NumberFormatException e) {
-                return NON_STRING_NUMBER; // .inf, .nan: JSON has no such numbers
-            }
-        }
-        return v;
+    }
+
+    /** The type of a scalar: a quoted one is a string; a plain one is typed by the spec's table (§4.3). */
+    static PlainScalar.Type typeOf(ScalarNode s) {
+        return s.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN ? PlainScalar.of(s.getValue())
+                : PlainScalar.Type.STRING;
     }
 
     /** Stands for a YAML number JSON cannot hold: not a string, not an integer. */
@@ -398,48 +465,66 @@ public final class PolicyLoader {
         return s;
     }
 
-    private static void validate(Object json, Map<String, Node> pointers, Path file) throws PolicyException {
+    /**
+     * Collects the schema's violations, one per place in the file (at the same place a wrong type beats a wrong
+     * value: {@code version: "1"} is a string, not an unsupported version). A missing key has no place in the file, so
+     * it sorts after every violation that has one (a typo such as {@code Version:} is reported first as the unknown
+     * key it is, with a suggestion). Returns the nodes found wrong, whose patterns are not judged again.
+     */
+    private static Set<Node> validate(Object json, Map<String, Node> pointers, Problems problems) {
+        Set<Node> flagged = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         if (SchemaShape.certainlyValid(json)) {
-            return; // the schema accepts it (SchemaShape's contract); everit is loaded only to judge the rest
+            return flagged; // the schema accepts it (SchemaShape's contract); everit is loaded only to judge the rest
         }
         try {
             schema().validate(json);
+            return flagged;
         } catch (ValidationException e) {
-            ValidationException first = firstLeaf(e, pointers);
-            throw schemaError(first, json, pointers, file);
+            List<ValidationException> leaves = new ArrayList<>();
+            collectLeaves(e, leaves);
+            Map<String, ValidationException> best = new java.util.LinkedHashMap<>();
+            Map<String, Long> bestRank = new HashMap<>();
+            for (ValidationException v : leaves) {
+                if ("pattern".equals(v.getKeyword())) {
+                    continue; // the schema's approximation of the pattern language: the pattern stage says it exactly
+                }
+                String place = v.getPointerToViolation();
+                if ("additionalProperties".equals(v.getKeyword())) {
+                    place = place + "/" + extraKey(v) + "#key";
+                }
+                long rank = rank(v, pointers);
+                Long old = bestRank.get(place);
+                if (old == null || rank < old) {
+                    best.put(place, v);
+                    bestRank.put(place, rank);
+                }
+            }
+            for (Map.Entry<String, ValidationException> b : best.entrySet()) {
+                ValidationException v = b.getValue();
+                Node node = pointers.get(v.getPointerToViolation());
+                if (node != null && !"additionalProperties".equals(v.getKeyword())) {
+                    flagged.add(node);
+                }
+                problems.add(Problems.SHAPE, bestRank.get(b.getKey()), schemaError(v, pointers, problems.file));
+            }
+            return flagged;
         }
     }
 
-    /**
-     * The violation that appears first in the file. A missing key has no place in the file, so it comes after every
-     * violation that has one (a typo such as {@code Version:} is reported as the unknown key it is, with a
-     * suggestion, rather than as a missing "version"). At the same place, a wrong type beats a wrong value
-     * ({@code version: "1"} is a string, not an unsupported version).
-     */
-    private static ValidationException firstLeaf(ValidationException e, Map<String, Node> pointers) {
-        List<ValidationException> leaves = new ArrayList<>();
-        collectLeaves(e, leaves);
-        ValidationException best = leaves.get(0);
-        long bestRank = Long.MAX_VALUE;
-        for (ValidationException v : leaves) {
-            Node n = pointers.get(v.getPointerToViolation());
-            long pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
-            if ("additionalProperties".equals(v.getKeyword())) {
-                Node k = pointers.get(v.getPointerToViolation() + "/" + extraKey(v) + "#key");
-                if (k != null) {
-                    pos = k.getStartMark().getIndex();
-                }
-            }
-            if ("required".equals(v.getKeyword())) {
-                pos = Integer.MAX_VALUE;
-            }
-            long rank = pos * 2 + ("type".equals(v.getKeyword()) ? 0 : 1);
-            if (rank < bestRank) {
-                best = v;
-                bestRank = rank;
+    /** Where a violation sorts: its node's offset (a missing key last), a wrong type before a wrong value. */
+    private static long rank(ValidationException v, Map<String, Node> pointers) {
+        Node n = pointers.get(v.getPointerToViolation());
+        long pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
+        if ("additionalProperties".equals(v.getKeyword())) {
+            Node k = pointers.get(v.getPointerToViolation() + "/" + extraKey(v) + "#key");
+            if (k != null) {
+                pos = k.getStartMark().getIndex();
             }
         }
-        return best;
+        if ("required".equals(v.getKeyword())) {
+            pos = Integer.MAX_VALUE;
+        }
+        return pos * 2 + ("type".equals(v.getKeyword()) ? 0 : 1);
     }
 
     private static void collectLeaves(ValidationException e, List<ValidationException> out) {
@@ -460,7 +545,7 @@ public final class PolicyLoader {
         return a >= 0 && b > a ? m.substring(a + 1, b) : "";
     }
 
-    private static PolicyException schemaError(ValidationException v, Object json, Map<String, Node> pointers, Path file) {
+    private static PolicyException.Problem schemaError(ValidationException v, Map<String, Node> pointers, Path file) {
         String ptr = v.getPointerToViolation();
         Node node = pointers.get(ptr);
         String keyword = String.valueOf(v.getKeyword());
@@ -493,7 +578,7 @@ public final class PolicyLoader {
                     return at(ErrorKind.SCHEMA, file, node,
                             "\"protect\" must be a list of patterns (lines starting with \"- \"), found " + kindOf(node));
                 }
-                boolean isNull = node instanceof ScalarNode sn && Tag.NULL.equals(sn.getTag());
+                boolean isNull = node instanceof ScalarNode sn && typeOf(sn) == PlainScalar.Type.NULL;
                 return at(ErrorKind.SCHEMA, file, node, where + " must be a pattern (a string), found " + kindOf(node)
                         + (isNull ? "; write a pattern after the \"- \" or remove the entry"
                         : node instanceof ScalarNode ? "; put it in quotes" : ""));
@@ -501,8 +586,8 @@ public final class PolicyLoader {
             case "minLength": {
                 // the same error the pattern language gives for a blank pattern, so the id is "pattern-empty"
                 Mark m = node.getStartMark();
-                return new PolicyException(ErrorKind.PATTERN, file, m.getLine() + 1, m.getColumn() + 1,
-                        "empty pattern; remove the entry or write a path", PatternError.EMPTY);
+                return new PolicyException.Problem(ErrorKind.PATTERN, file, m.getLine() + 1, m.getColumn() + 1,
+                        m.getIndex(), "empty pattern; remove the entry or write a path", PatternError.EMPTY);
             }
             case "maxLength":
                 return at(ErrorKind.SCHEMA, file, node, where + " is longer than 4096 characters");
@@ -531,11 +616,11 @@ public final class PolicyLoader {
             return "nothing";
         }
         ScalarNode s = (ScalarNode) node;
-        if (Tag.NULL.equals(s.getTag())) {
+        if (typeOf(s) == PlainScalar.Type.NULL) {
             return s.getValue().isEmpty() ? "nothing (an empty value)"
                     : "\"" + s.getValue() + "\", which YAML reads as null (nothing)";
         }
-        if (Tag.STR.equals(s.getTag())) {
+        if (typeOf(s) == PlainScalar.Type.STRING) {
             return "the text \"" + abbreviate(s.getValue()) + "\"";
         }
         return "the value " + abbreviate(s.getValue());
@@ -579,16 +664,24 @@ public final class PolicyLoader {
         return prev[b.length()];
     }
 
-    private static PolicyException at(ErrorKind kind, Path file, Node node, String reason) {
-        if (node == null) {
-            return new PolicyException(kind, file, 0, 0, reason);
-        }
-        Mark m = node.getStartMark();
-        return new PolicyException(kind, file, m.getLine() + 1, m.getColumn() + 1, reason);
+    private static PolicyException.Problem at(ErrorKind kind, Path file, Node node, String reason) {
+        return problem(kind, file, node, reason);
     }
 
-    private static Policy build(MappingNode doc, String text, Path displayFile, Path absFile, Path root)
-            throws PolicyException {
+    private static PolicyException.Problem problem(ErrorKind kind, Path file, Node node, String reason) {
+        if (node == null) {
+            return new PolicyException.Problem(kind, file, 0, 0, -1, reason, null);
+        }
+        Mark m = node.getStartMark();
+        return new PolicyException.Problem(kind, file, m.getLine() + 1, m.getColumn() + 1, m.getIndex(), reason, null);
+    }
+
+    /**
+     * Compiles the patterns of the first {@code protect} list, collecting every pattern error (items the schema already
+     * found wrong are not judged again). Returns null when the document is not a mapping (the schema said so).
+     */
+    private static Policy build(Node docNode, String text, Path displayFile, Path absFile, Path root,
+                                Problems problems, Set<Node> flagged) throws PolicyException {
         List<Rule> rules = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         String fileName = absFile.getFileName().toString();
@@ -598,46 +691,57 @@ public final class PolicyLoader {
             throw new PolicyException(ErrorKind.PATTERN, displayFile, 0, 0,
                     "the policy file's own name cannot be protected: " + e.reason());
         }
+        if (!(docNode instanceof MappingNode doc)) {
+            return null;
+        }
         Map<String, Rule> byNormal = new HashMap<>();
         for (NodeTuple t : doc.getValue()) {
-            String key = ((ScalarNode) t.getKeyNode()).getValue();
-            if (!key.equals("protect")) {
+            if (!(t.getKeyNode() instanceof ScalarNode k) || !k.getValue().equals("protect")) {
                 continue;
             }
-            for (Node item : ((SequenceNode) t.getValueNode()).getValue()) {
-                ScalarNode s = (ScalarNode) item;
-                Mark m = s.getStartMark();
-                Glob g;
-                try {
-                    g = Glob.compile(s.getValue());
-                } catch (PatternException e) {
-                    int col = patternColumn(s, text, e.offset());
-                    throw new PolicyException(ErrorKind.PATTERN, displayFile, m.getLine() + 1, col,
-                            "pattern \"" + printable(s.getValue()) + "\": " + e.reason(), e.kind());
+            if (t.getValueNode() instanceof SequenceNode list && !flagged.contains(list)) {
+                for (Node item : list.getValue()) {
+                    if (!(item instanceof ScalarNode s) || flagged.contains(s) || typeOf(s) != PlainScalar.Type.STRING) {
+                        continue;
+                    }
+                    Mark m = s.getStartMark();
+                    Glob g;
+                    try {
+                        g = Glob.compile(s.getValue());
+                    } catch (PatternException e) {
+                        int delta = patternColumnDelta(s, text, e.offset());
+                        problems.add(Problems.PATTERNS, m.getIndex() + delta, new PolicyException.Problem(
+                                ErrorKind.PATTERN, displayFile, m.getLine() + 1, m.getColumn() + 1 + delta,
+                                m.getIndex() + delta, "pattern \"" + printable(s.getValue()) + "\": " + e.reason(),
+                                e.kind()));
+                        continue;
+                    }
+                    Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false, displayFile);
+                    Rule earlier = byNormal.putIfAbsent(g.normalized(), r);
+                    if (earlier != null) {
+                        warnings.add(PolicyException.format(displayFile, r.line(), r.column(),
+                                "pattern \"" + r.pattern() + "\" repeats line " + earlier.line()));
+                    }
+                    rules.add(r);
                 }
-                Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false, displayFile);
-                Rule earlier = byNormal.putIfAbsent(g.normalized(), r);
-                if (earlier != null) {
-                    warnings.add(PolicyException.format(displayFile, r.line(), r.column(),
-                            "pattern \"" + r.pattern() + "\" repeats line " + earlier.line()));
-                }
-                rules.add(r);
             }
+            break; // only the first "protect": a repeated key is an error of its own, its value is not judged
         }
         return new Policy(absFile, root, 1, rules, warnings);
     }
 
     /**
-     * Column of the offending character: exact for plain and simply quoted one-line scalars, else the scalar's start.
-     * SnakeYAML marks count code points (index and column), the pattern language's offset counts UTF-16 chars: both
-     * are converted to code points, the unit of every column this loader reports.
+     * Code points from the scalar's start mark to the offending character: exact for plain and simply quoted one-line
+     * scalars (the character's own column), else 0 (the scalar's start: an escape or a folded line makes the written
+     * form differ from the value). SnakeYAML marks count code points (index and column), the pattern language's
+     * {@link PatternException#offset()} counts UTF-16 chars: both are converted to code points, the unit of every
+     * column and offset the loader reports (spec §10.3).
      */
-    private static int patternColumn(ScalarNode s, String text, int offset) {
+    private static int patternColumnDelta(ScalarNode s, String text, int offset) {
         Mark start = s.getStartMark();
         Mark end = s.getEndMark();
-        int base = start.getColumn() + 1;
         if (start.getLine() != end.getLine()) {
-            return base;
+            return 0;
         }
         String value = s.getValue();
         int cpOffset = value.codePointCount(0, Math.min(Math.max(offset, 0), value.length()));
@@ -645,17 +749,17 @@ public final class PolicyLoader {
         int a = start.getIndex();
         int b = end.getIndex();
         if (a < 0 || b > total || a >= b) {
-            return base;
+            return 0;
         }
         int ca = text.offsetByCodePoints(0, a);
         String src = text.substring(ca, text.offsetByCodePoints(ca, b - a));
         if (src.equals(value)) {
-            return base + cpOffset;
+            return cpOffset;
         }
         if (src.length() == value.length() + 2 && src.substring(1, src.length() - 1).equals(value)) {
-            return base + 1 + cpOffset;
+            return 1 + cpOffset;
         }
-        return base;
+        return 0;
     }
 
     private static String printable(String s) {

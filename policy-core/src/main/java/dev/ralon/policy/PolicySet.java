@@ -44,22 +44,20 @@ public final class PolicySet {
     }
 
     /**
-     * The policies that judge a write to {@code path}: those in force at its directory, and, when the path exists
-     * through a symbolic link, at its real location's directory too (a write through a link lands there). This is the
+     * The policies that judge a write to {@code path}: those in force at the directory of each of its checked forms
+     * (spec §8.5: as written, as the kernel resolves it, and a final link's target — a write through a link lands
+     * there). This is the
      * entry point for tools that judge one target at a time whatever their working directory (an agent's hook).
      *
      * @param path absolute, or relative to the working directory; need not exist
      */
     public static PolicySet inForceFor(Path path) throws PolicyException {
-        Path abs = path.toAbsolutePath().normalize();
         Set<Path> files = new LinkedHashSet<>();
-        Path parent = abs.getParent();
-        if (parent != null) {
-            files.addAll(PolicyDiscovery.inForce(parent));
-        }
-        Path real = Policy.realForm(abs);
-        if (real != null && real.getParent() != null && !real.equals(abs)) {
-            files.addAll(PolicyDiscovery.inForce(real.getParent()));
+        for (Path form : CheckedPath.forms(path)) { // lexical, entry and target forms (spec §8.5)
+            Path parent = form.getParent();
+            if (parent != null) {
+                files.addAll(PolicyDiscovery.inForce(parent));
+            }
         }
         return load(new ArrayList<>(files));
     }
@@ -174,6 +172,7 @@ public final class PolicySet {
         List<Rule> unmatched = new ArrayList<>();
         Set<String> warnings = new LinkedHashSet<>();
         Set<String> incomplete = new LinkedHashSet<>();
+        List<Expansion.Entry> linksOnTheWay = new ArrayList<>();
         for (Policy p : policies) {
             Expansion e = ProtectedPaths.expand(p, adviseDeeper, false);
             counts.putAll(e.counts());
@@ -181,6 +180,10 @@ public final class PolicySet {
             warnings.addAll(e.warnings());
             incomplete.addAll(e.incomplete());
             String prefix = Paths2.relativeBeneath(root, p.root());
+            for (Expansion.Entry link : e.linksOnTheWay()) {
+                linksOnTheWay.add(new Expansion.Entry(link.relPath(), link.path(), link.kind(), link.rules(),
+                        prefix == null ? link.via() : prefix + "/" + link.via()));
+            }
             for (Expansion.Entry entry : e.entries()) {
                 String rel = Paths2.relativeBeneath(root, entry.path());
                 if (rel == null) {
@@ -200,8 +203,27 @@ public final class PolicySet {
             }
         }
         dropCovered(entries);
+        // links on the way of every policy, relative to the set's root; one that is itself an entry or lies in a
+        // protected directory of another policy is protected already
+        TreeMap<String, Expansion.Entry> links = new TreeMap<>();
+        for (Expansion.Entry link : linksOnTheWay) {
+            String rel = Paths2.relativeBeneath(root, link.path());
+            if (rel != null && !entries.containsKey(rel) && !coveredByDirectory(entries, rel)) {
+                links.putIfAbsent(rel, new Expansion.Entry(rel, link.path(), link.kind(), link.rules(), link.via()));
+            }
+        }
         return new Expansion(policies, root, List.copyOf(entries.values()), Collections.unmodifiableMap(counts),
-                List.copyOf(unmatched), List.copyOf(warnings), List.copyOf(incomplete));
+                List.copyOf(unmatched), List.copyOf(warnings), List.copyOf(incomplete), List.copyOf(links.values()));
+    }
+
+    private static boolean coveredByDirectory(TreeMap<String, Expansion.Entry> entries, String rel) {
+        for (int i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+            Expansion.Entry e = entries.get(rel.substring(0, i));
+            if (e != null && e.kind() == Expansion.Entry.Kind.DIRECTORY) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Removes every entry beneath a {@link Expansion.Entry.Kind#DIRECTORY} entry: the directory stands for it. */

@@ -23,7 +23,9 @@ import java.util.TreeMap;
  * is one entry standing for its whole subtree: it is not entered. A matched symbolic link is protected as a link; when
  * its target lies inside the root, the target is protected too (so that writing through the link is refused), and
  * when it lies outside, a warning says the target is not protected. A literal pattern naming nothing that exists yields
- * a {@link Expansion.Entry.Kind#MISSING} entry, so backends can refuse its creation.
+ * a {@link Expansion.Entry.Kind#MISSING} entry, so backends can refuse its creation (at its real place when its
+ * parent is reached through a symbolic link). Every symbolic link inside the root through which a protected path is
+ * reached is listed in {@link Expansion#linksOnTheWay()}, so that a run can keep it from being retargeted.
  */
 public final class ProtectedPaths {
     private ProtectedPaths() {
@@ -54,11 +56,12 @@ public final class ProtectedPaths {
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
+        List<Expansion.Entry> links = w.linksOnTheWay();
         Expansion e = w.result();
         adviseUnmatched(policy, e, w, nameOnly);
         adviseGit(e);
         return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
-                List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()));
+                List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()), links);
     }
 
     /**
@@ -76,14 +79,21 @@ public final class ProtectedPaths {
                 e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
                         + n + "\" to protect them anywhere");
-            } else if (r.glob().isLiteral() && Files.exists(policy.root().resolve(r.glob().literalPath()),
-                    LinkOption.NOFOLLOW_LINKS)) {
+            } else if (r.glob().isLiteral() && existsLiterally(policy, r)) {
                 continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(where + " names nothing that exists yet");
             } else {
                 e.warnings().add(where + " matches nothing that exists");
             }
+        }
+    }
+
+    private static boolean existsLiterally(Policy policy, Rule r) {
+        try {
+            return Files.exists(policy.root().resolve(r.glob().literalPath()), LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false; // reported as incomplete by the walk
         }
     }
 
@@ -233,6 +243,13 @@ public final class ProtectedPaths {
             for (Child c : children) {
                 Path child = c.path;
                 String name = c.name;
+                if (main && FileNames.undecodable(dir, child, name)) {
+                    // its decoded name does not lead back to it: matching that name would say nothing true
+                    incomplete("cannot read the name of " + FileNames.escaped(child) + " as UTF-8 (file names are "
+                            + "read as " + FileNames.encoding() + "): whether it is or holds a protected path is not "
+                            + "known; rename it to valid UTF-8");
+                    continue;
+                }
                 String childRel = rel.isEmpty() ? name : rel + "/" + name;
                 List<Rule> matched = new ArrayList<>(1);
                 for (Rule r : live) {
@@ -364,15 +381,64 @@ public final class ProtectedPaths {
                 if (covered(rel)) {
                     continue;
                 }
-                Path p = policy.root().resolve(rel);
+                Path p;
+                try {
+                    p = policy.root().resolve(rel);
+                } catch (java.nio.file.InvalidPathException e) {
+                    incomplete("pattern \"" + r.pattern() + "\" (" + r.location() + ") names a path this JVM cannot "
+                            + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)");
+                    continue;
+                }
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                     // exists but not reached: beneath a symbolic link to a directory. Policy.check calls it
                     // protected, so protect what it reaches, as for a matched link.
                     reachedThroughLink(rel, p, r);
                     continue;
                 }
-                entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+                LinkResolution how = LinkResolution.resolve(policy.root(), rel);
+                if (how.links().isEmpty() || how.reached() == null) {
+                    entries.put(rel, new Expansion.Entry(rel, p, Expansion.Entry.Kind.MISSING, List.of(r), null));
+                    continue;
+                }
+                // its parent is reached through a symbolic link: creating it would create the link's target, so that
+                // is the path to keep from being created (and the links on the way are protected, see linksOnTheWay)
+                String realRel = Paths2.relativeBeneath(policy.root(), how.reached());
+                if (realRel == null) {
+                    warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to "
+                            + how.reached() + ": it is not protected");
+                } else if (!covered(realRel)) {
+                    entries.put(realRel, new Expansion.Entry(realRel, how.reached(), Expansion.Entry.Kind.MISSING,
+                            List.of(r), rel));
+                }
             }
+        }
+
+        /**
+         * The symbolic links inside the root met on the way to every path protected through a link (an entry with a
+         * {@code via}): resolving {@code via} from the root meets them, in order (see {@link LinkResolution}). A link
+         * that is itself an entry, or lies in a protected directory, is protected already; a link outside the root on
+         * the way is reported, since nothing protects it.
+         */
+        List<Expansion.Entry> linksOnTheWay() {
+            TreeMap<String, Expansion.Entry> out = new TreeMap<>();
+            java.util.Set<Path> outside = new java.util.LinkedHashSet<>();
+            for (Expansion.Entry e : entries.values()) {
+                if (e.via() == null) {
+                    continue;
+                }
+                for (Path link : LinkResolution.resolve(policy.root(), e.via()).links()) {
+                    String rel = Paths2.relativeBeneath(policy.root(), link);
+                    if (rel == null) {
+                        if (outside.add(link)) {
+                            warnings.add("protected path " + e.via() + " is reached through the symbolic link " + link
+                                    + " outside the project: that link is not protected and could be retargeted");
+                        }
+                    } else if (!covered(rel) && !out.containsKey(rel)) {
+                        out.put(rel, new Expansion.Entry(rel, link, Expansion.Entry.Kind.SYMLINK, e.rules(), e.via()));
+                    }
+                }
+            }
+            return List.copyOf(out.values());
         }
 
         void reachedThroughLink(String rel, Path p, Rule r) {

@@ -46,7 +46,8 @@ public final class Rule {
      */
     public String location(boolean nameOnly) {
         Path name = file.getFileName();
-        String shown = nameOnly && name != null ? name.toString() : Paths2.display(file);
+        // a version read from git (HEAD:agent.lock) is a relative display name: always shown whole
+        String shown = nameOnly && name != null && file.isAbsolute() ? name.toString() : Paths2.display(file);
         return implicit ? shown : shown + ":" + line;
     }
 

@@ -15,7 +15,7 @@ import java.util.Iterator;
  * length must be within bounds counted both in UTF-16 units and in code points; "integer" means a {@code Long} or
  * {@code Integer} equal to 1, the only form the loader produces). SchemaShapeTest checks the implication against
  * everit on generated documents. When the schema changes, this class must change with it (the test reads the schema's
- * numbers and fails when they differ).
+ * numbers and fails when they differ; the item pattern is tested against everit on generated strings).
  */
 final class SchemaShape {
     /** The schema's {@code protect.maxItems}. */
@@ -25,6 +25,27 @@ final class SchemaShape {
     static final int MAX_LENGTH = 4096;
 
     private SchemaShape() {
+    }
+
+    /**
+     * The schema's {@code protect.items.pattern}: not starting with {@code /}, {@code ~} or {@code !}; no control
+     * character (U+0000–U+001F, U+007F); at least one code point that is not white space in the sense of the pattern
+     * language's {@code empty} rule.
+     */
+    static boolean matchesItemPattern(String s) {
+        char first = s.charAt(0);
+        if (first == '/' || first == '~' || first == '!') {
+            return false;
+        }
+        boolean blankOnly = true;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return false;
+            }
+            blankOnly &= dev.ralon.policy.glob.Glob.isWhiteSpace(c);
+        }
+        return !blankOnly;
     }
 
     /** True only if the v1 schema certainly accepts {@code json} (an org.json value as the loader builds it). */
@@ -54,7 +75,7 @@ final class SchemaShape {
                         return false;
                     }
                     int points = s.codePointCount(0, units);
-                    if (points < MIN_LENGTH || points > MAX_LENGTH) {
+                    if (points < MIN_LENGTH || points > MAX_LENGTH || !matchesItemPattern(s)) {
                         return false;
                     }
                 }

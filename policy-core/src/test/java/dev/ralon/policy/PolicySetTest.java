@@ -158,4 +158,24 @@ class PolicySetTest {
         }
         return m;
     }
+
+    /** A link on the way of any policy in force stays in the set's expansion (links on the way, #13). */
+    @Test
+    void linksOnTheWayOfEveryPolicyInForce() throws Exception {
+        Files.createDirectories(top.resolve("real"));
+        Files.writeString(top.resolve("real/x.key"), "x");
+        Files.createDirectories(top.resolve("lib"));
+        Files.createSymbolicLink(top.resolve("lib/door"), Path.of("../real"));
+        Files.writeString(top.resolve("agent.lock"), "version: 1\nprotect:\n  - lib/door/*.key\n");
+        Files.createDirectories(sub.resolve("r2"));
+        Files.writeString(sub.resolve("r2/y.key"), "y");
+        Files.createSymbolicLink(sub.resolve("door2"), Path.of("r2"));
+        Files.writeString(sub.resolve("agent.lock"), "version: 1\nprotect:\n  - door2/y.key\n");
+        Expansion e = PolicySet.inForceAt(sub).expand(false);
+        Map<String, String> links = new TreeMap<>();
+        for (Expansion.Entry l : e.linksOnTheWay()) {
+            links.put(l.relPath(), l.via());
+        }
+        assertEquals(Map.of("lib/door", "lib/door/x.key", "sub/door2", "sub/door2/y.key"), links);
+    }
 }

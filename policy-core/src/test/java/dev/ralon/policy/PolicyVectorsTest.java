@@ -105,6 +105,23 @@ class PolicyVectorsTest {
         assertFalse(e.isIoFault(), file + ": an error in the content is not an I/O fault");
         assertEquals(id.startsWith("pattern-"), e.patternError().isPresent(), file + ": pattern errors carry the PatternError");
         assertOneLineMessage(e, lock);
+        List<String> want = new ArrayList<>();
+        JSONArray problems = v.optJSONArray("problems");
+        if (problems == null) {
+            want.add(id + " " + line + ":" + column);
+        } else {
+            for (int i = 0; i < problems.length(); i++) {
+                JSONObject p = problems.getJSONObject(i);
+                want.add(p.getString("error") + " " + p.getInt("line") + ":" + p.getInt("column"));
+            }
+            assertEquals(want.get(0), id + " " + line + ":" + column, file + ": the first problem is the main error");
+        }
+        List<String> listed = e.problems().stream().map(p -> p.id() + " " + p.line() + ":" + p.column()).toList();
+        assertEquals(want, listed, file + ": every problem of the file, in the order of spec section 10.2");
+        assertEquals(e.id(), e.problems().get(0).id(), "the exception is its first problem");
+        for (PolicyException.Problem p : e.problems()) {
+            assertTrue(p.line() == 0 ? p.offset() == -1 : p.offset() >= 0, file + ": an offset wherever a line is known: " + p);
+        }
         PolicyException m = assertThrows(PolicyException.class,
                 () -> PolicyLoader.parse(content, lock, dir.toRealPath().resolve("agent.lock"), dir.toRealPath()));
         assertEquals(e.id() + " " + e.line() + ":" + e.column(), m.id() + " " + m.line() + ":" + m.column(),

@@ -338,4 +338,97 @@ class ProtectedPathsTest {
         Files.delete(outside.resolve("z.conf"));
         Files.delete(outside);
     }
+
+    static Map<String, String> linksOnTheWay(Expansion e) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (Entry en : e.linksOnTheWay()) {
+            assertEquals(Kind.SYMLINK, en.kind());
+            m.put(en.relPath(), en.via());
+        }
+        return m;
+    }
+
+    /** #13: the link a protected path is reached through is listed, so that a run can keep it from being retargeted. */
+    @Test
+    void theLinksOnTheWayToAProtectedPathAreListed() throws Exception {
+        file("real/x.key");
+        file("real2/app.key");
+        file("real3/nested/deep.key");
+        link("lib/door", "../real");
+        link("etc/conf", "../shared/current");
+        link("shared/current", "../real2");
+        link("abs", root.resolve("real3").toString());
+        link("real3/hop", "nested");
+        Expansion e = expand("lib/door/*.key", "etc/conf/app.key", "abs/hop/deep.key", "unrelated/**");
+        assertEquals(Map.of("lib/door", "lib/door/x.key", "etc/conf", "etc/conf/app.key",
+                "shared/current", "etc/conf/app.key", "abs", "abs/hop/deep.key", "real3/hop", "abs/hop/deep.key"),
+                linksOnTheWay(e));
+        assertEquals("lib/door/x.key", entry(e, "real/x.key").via());
+        assertEquals("etc/conf/app.key", entry(e, "real2/app.key").via());
+        assertEquals("abs/hop/deep.key", entry(e, "real3/nested/deep.key").via());
+        assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "a link on the way is not a match");
+    }
+
+    @Test
+    void noLinkNoLinksOnTheWay() throws Exception {
+        file("real/x.key");
+        link("elsewhere", "real");
+        assertTrue(expand("real/*.key").linksOnTheWay().isEmpty(), "a link no protected path is reached through");
+    }
+
+    @Test
+    void aLinkInsideAProtectedDirectoryOrItselfProtectedIsNotListedAgain() throws Exception {
+        file("real/x.key");
+        link("locked/door", "../real");
+        link("door2", "real");
+        Expansion e = expand("locked/", "door2", "locked/door/x.key");
+        assertTrue(e.linksOnTheWay().isEmpty(), e.linksOnTheWay().toString());
+    }
+
+    /** A literal that does not exist behind a link is recorded where creating it would create it. */
+    @Test
+    void aMissingLiteralBehindALinkIsRecordedAtItsRealPlace() throws Exception {
+        dir("real");
+        link("lib/door", "../real");
+        Expansion e = expand("lib/door/new.key");
+        Entry missing = entry(e, "real/new.key");
+        assertEquals(Kind.MISSING, missing.kind());
+        assertEquals("lib/door/new.key", missing.via());
+        assertEquals(Map.of("lib/door", "lib/door/new.key"), linksOnTheWay(e));
+    }
+
+    @Test
+    void aLinkOnTheWayOutsideTheRootIsReported() throws Exception {
+        Path outside = Files.createTempDirectory("ralon-out-").toRealPath();
+        try {
+            root = Files.createDirectories(tmp.resolve("proj")).toRealPath();
+            file("real/x.key");
+            Files.createSymbolicLink(outside.resolve("back"), root.resolve("real"));
+            link("door", outside.resolve("back").toString());
+            Expansion e = expand("door/x.key");
+            assertEquals(Map.of("door", "door/x.key"), linksOnTheWay(e));
+            assertTrue(e.warnings().stream().anyMatch(w -> w.contains(outside.resolve("back").toString())
+                    && w.contains("not protected")), e.warnings().toString());
+        } finally {
+            Files.deleteIfExists(outside.resolve("back"));
+            Files.deleteIfExists(outside);
+        }
+    }
+
+    @Test
+    void linkResolutionFollowsTheKernelsRules() throws Exception {
+        root = tmp.toRealPath();
+        file("a/b/f");
+        link("x", "a/./b/../b");
+        link("loop1", "loop2");
+        link("loop2", "loop1");
+        LinkResolution r = LinkResolution.resolve(root, "x/f");
+        assertEquals(List.of(root.resolve("x")), r.links());
+        assertEquals(root.resolve("a/b/f"), r.reached());
+        LinkResolution missing = LinkResolution.resolve(root, "x/none/deeper");
+        assertEquals(root.resolve("a/b/none/deeper"), missing.reached());
+        LinkResolution loop = LinkResolution.resolve(root, "loop1/f");
+        assertNull(loop.reached(), "ELOOP after 40 links");
+        assertEquals(LinkResolution.MAX_LINKS + 1, loop.links().size());
+    }
 }

@@ -124,6 +124,29 @@ class SchemaShapeTest {
                 + everitValid + " valid documents");
     }
 
+    /** The item pattern of the schema and SchemaShape's reading of it agree exactly, on seeded generated strings. */
+    @Test
+    void itemPatternAgreesWithEverit() {
+        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        String[] parts = {"a", "/", "~", "!", " ", "\t", "\n", "\u0001", "\u007f", "\u00a0", "\u3000", "\u2028", "\u2029",
+            "\u200b", "\ufeff", "\u0085", "\\", ".", "*", "[", new String(Character.toChars(0x1F600))};
+        int accepted = 0;
+        for (int n = 0; n < 3000; n++) {
+            StringBuilder b = new StringBuilder();
+            int len = 1 + rnd.nextInt(4);
+            for (int i = 0; i < len; i++) {
+                b.append(parts[rnd.nextInt(parts.length)]);
+            }
+            String item = b.toString();
+            boolean ref = everitAccepts(doc("version", 1L, "protect", new JSONArray(List.of(item))));
+            assertEquals(ref, SchemaShape.matchesItemPattern(item), "seed " + seed + " (rerun with -Dralon.seed="
+                    + seed + "): schema and SchemaShape disagree on " + java.util.Arrays.toString(item.codePoints().toArray()));
+            accepted += ref ? 1 : 0;
+        }
+        assertTrue(accepted > 300 && accepted < 2700, "seed " + seed + ": generator is lopsided: " + accepted);
+    }
+
     @Test
     void loaderStillReportsSchemaErrorsThroughEverit(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path f = dir.resolve("agent.lock");

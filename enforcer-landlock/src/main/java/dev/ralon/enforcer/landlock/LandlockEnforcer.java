@@ -9,6 +9,7 @@ import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
@@ -169,9 +170,10 @@ public final class LandlockEnforcer implements Enforcer {
         return "";
     }
 
+    /** For a root invoker, /proc/sys, /sys and the other {@link KernelInterfaces} are planned as protected too. */
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return plan(protectedSet, abi());
+        return plan(KernelInterfaces.forRootInvoker(protectedSet), abi());
     }
 
     /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */
@@ -306,6 +308,7 @@ public final class LandlockEnforcer implements Enforcer {
                 if (LibC.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
                     throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
                 }
+                dropKernelCapabilities();
                 Memory attr = LinuxCalls.rulesetAttr(handled, abi);
                 long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
                     0L, 0L);
@@ -327,6 +330,27 @@ public final class LandlockEnforcer implements Enforcer {
                 }
                 if (rulesetFd >= 0) {
                     LibC.close(rulesetFd);
+                }
+            }
+        }
+
+        /**
+         * When the invoker is root, the command keeps every capability of the initial user namespace: Landlock
+         * restricts paths, not capabilities. Those that let a process load code into the kernel or reach it beside the
+         * file system are removed from this thread's bounding set (prctl(2) PR_CAPBSET_DROP; capabilities(7): a
+         * program exec'd by root gets the bounding set, no more): CAP_SYS_MODULE (init_module), CAP_SYS_RAWIO
+         * (/dev/mem, ioperm), CAP_SYS_BOOT (kexec_load, reboot), CAP_SYS_ADMIN (setns into another mount namespace,
+         * bpf, perf, swapon, and many more), CAP_BPF, CAP_PERFMON (BPF and perf programs run in the kernel), CAP_MKNOD
+         * (device nodes). Root's own inheritable set is empty in practice (capabilities(7)); it is not changed here.
+         * An unknown capability (EINVAL: CAP_BPF and CAP_PERFMON before Linux 5.8) is skipped.
+         */
+        private void dropKernelCapabilities() throws EnforcementException {
+            if (LibC.geteuid() != 0 && LibC.getuid() != 0) {
+                return;
+            }
+            for (int cap : LinuxCalls.KERNEL_CAPABILITIES) {
+                if (LibC.prctl(LinuxCalls.PR_CAPBSET_DROP, cap, 0L, 0L, 0L) != 0 && LinuxCalls.errno() != LinuxCalls.EINVAL) {
+                    throw fail("prctl(PR_CAPBSET_DROP, " + cap + ")", "this thread");
                 }
             }
         }

@@ -28,6 +28,12 @@ final class LinuxCalls {
 
     /** linux/prctl.h. */
     static final int PR_SET_NO_NEW_PRIVS = 38;
+    static final int PR_CAPBSET_DROP = 24;
+    /**
+     * include/uapi/linux/capability.h: CAP_MKNOD 27, CAP_SYS_MODULE 16, CAP_SYS_RAWIO 17, CAP_SYS_ADMIN 21,
+     * CAP_SYS_BOOT 22, CAP_PERFMON 38, CAP_BPF 39 (see LandlockEnforcer: dropped for a root invoker).
+     */
+    static final int[] KERNEL_CAPABILITIES = {16, 17, 21, 22, 27, 38, 39};
 
     // Open flags. O_CLOEXEC and O_PATH are the same everywhere (include/uapi/asm-generic/fcntl.h); O_DIRECTORY and
     // O_NOFOLLOW differ: arch/arm64/include/uapi/asm/fcntl.h overrides them (040000, 0100000), x86_64 uses the
@@ -71,6 +77,7 @@ final class LinuxCalls {
     static final int EPERM = 1;
     static final int ENOENT = 2;
     static final int EACCES = 13;
+    static final int EINVAL = 22;
     static final int ENOTDIR = 20;
     static final int ENOSYS = 38;
     static final int ELOOP = 40;
@@ -92,6 +99,10 @@ final class LinuxCalls {
         static native long syscall(long number, long a1, long a2, long a3, long a4);
 
         static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+        static native int getuid();
+
+        static native int geteuid();
 
         static native int openat(int dirfd, byte[] path, int flags);
 

@@ -6,6 +6,7 @@ import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
@@ -276,7 +277,9 @@ public final class MountEnforcer implements Enforcer {
      * path, one bind each (a protected directory is one recursive bind, not one per file inside it).
      */
     @Override
-    public Plan plan(ProtectedSet set) {
+    public Plan plan(ProtectedSet policySet) {
+        // A root command is global uid 0 here (0 maps to 0): /proc/sys and /sys must be read-only too (KernelInterfaces)
+        ProtectedSet set = KernelInterfaces.forRootInvoker(policySet);
         List<Plan.Step> steps = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<Plan.Refusal> refusals = new ArrayList<>();
@@ -355,6 +358,13 @@ public final class MountEnforcer implements Enforcer {
         for (Path p : sorted) {
             MountStage.Entry e = protect.get(p);
             entries.add(e);
+            // A symbolic link (a protected link, or a link on the way to a protected path) is bound as the link itself:
+            // MountStage opens it O_PATH|O_NOFOLLOW and open_tree(2)/move_mount(2) take that descriptor with
+            // AT_EMPTY_PATH/MOVE_MOUNT_T_EMPTY_PATH, so the bind lands on the link, not its target. A mount point
+            // cannot be unlinked, or renamed away or over, in a namespace where it is mounted: fs/namei.c vfs_unlink()
+            // and vfs_rename() return EBUSY for is_local_mountpoint() (unlink(2), rename(2): EBUSY, "in use by the
+            // system (for example as a mount point)"). Lookups through the link still follow it. Checked on Linux 6.18
+            // by LinksOnTheWayE2ETest (ln -sfn, rm + ln, mv -T over: EBUSY).
             String what = e.type() == MountStage.S_IFDIR ? "directory and everything beneath it"
                     : e.type() == MountStage.S_IFLNK ? "the symbolic link itself" : "file";
             if (aliasOf.containsKey(p)) {
@@ -499,8 +509,8 @@ public final class MountEnforcer implements Enforcer {
 
     /**
      * The stage JVM's environment: the command's, with the variables a java launcher reads renamed (so the user's
-     * JAVA_TOOL_OPTIONS reaches the command, not the stage) and the launcher's record of RLIMIT_NOFILE kept for
-     * {@link Exec}.
+     * JAVA_TOOL_OPTIONS and LC_ALL reach the command, not the stage), LC_ALL=C.UTF-8 for the stage, and the launcher's
+     * record of RLIMIT_NOFILE kept for {@link Exec}.
      */
     static Map<String, String> stageEnvironment(Map<String, String> commandEnv, String origNofile) {
         Map<String, String> env = new HashMap<>(commandEnv);
@@ -510,6 +520,7 @@ public final class MountEnforcer implements Enforcer {
                 env.put(MountStage.STASH_PREFIX + name, v);
             }
         }
+        env.put("LC_ALL", MountStage.STAGE_LC_ALL); // stashed above; MountStage.commandEnvironment gives it back
         if (origNofile != null && !env.containsKey(Exec.ORIG_NOFILE_ENV)) {
             env.put(Exec.ORIG_NOFILE_ENV, origNofile);
         }

@@ -45,8 +45,15 @@ public final class MountStage {
     static final String MAGIC = "RALON-MOUNT-PLAN-1";
     /** Environment variables that would change the stage JVM are renamed with this prefix, then restored for CMD. */
     static final String STASH_PREFIX = "RALON_STASHED_";
-    /** Environment variables a {@code java} launcher reads: they must not reach the stage JVM, only the command. */
-    static final List<String> JVM_ENV = List.of("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS");
+    /**
+     * Environment variables a {@code java} launcher reads: they must not reach the stage JVM, only the command. LC_ALL
+     * is among them: the stage JVM runs under {@link #STAGE_LC_ALL} (it decodes the command's arguments and encodes
+     * the paths it mounts with the locale's file-name encoding, ASCII under C or no locale), the command gets the
+     * user's LC_ALL back, set or unset.
+     */
+    static final List<String> JVM_ENV = List.of("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LC_ALL");
+    /** The stage JVM's LC_ALL: file names and arguments as UTF-8, as the ralon launcher does for the first JVM. */
+    static final String STAGE_LC_ALL = "C.UTF-8";
 
     /** A bind of the plan: a directory on the way (stays writable) or a protected path (read-only). */
     enum Op {
@@ -187,6 +194,12 @@ public final class MountStage {
 
         static native int fstatfs(int fd, byte[] buf) throws LastErrorException;
 
+        static native int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+
+        static native int dup3(int oldfd, int newfd, int flags) throws LastErrorException;
+
+        static native long lseek(int fd, long offset, int whence) throws LastErrorException;
+
         static native String strerror(int errnum);
     }
 
@@ -277,6 +290,8 @@ public final class MountStage {
         } catch (LastErrorException e) {
             throw new StageException("cannot change directory to " + plan.cwd() + ": " + stage.err(e) + " (chdir)");
         }
+        // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
+        new StandardDescriptors(stage).secure();
         List<String> argv = new ArrayList<>();
         argv.add(plan.unshare());
         argv.add("--user");
@@ -452,7 +467,7 @@ public final class MountStage {
         }
     }
 
-    private String err(LastErrorException e) {
+    String err(LastErrorException e) {
         String text;
         try {
             text = LibC.strerror(e.getErrorCode());
@@ -468,15 +483,15 @@ public final class MountStage {
     }
 
     // Kernel structures are in the machine's byte order.
-    private static int u16(byte[] b, int off) {
+    static int u16(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getShort(off) & 0xffff;
     }
 
-    private static long u32(byte[] b, int off) {
+    static long u32(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getInt(off) & 0xffffffffL;
     }
 
-    private static long u64(byte[] b, int off) {
+    static long u64(byte[] b, int off) {
         return ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong(off);
     }
 }

@@ -97,6 +97,9 @@ class MountEnforcerTest {
                 ro.add(s.path());
             }
         }
+        // a root invoker's plan also binds the kernel's control files (KernelInterfaces), with /proc on the way
+        ro.removeAll(dev.ralon.enforcer.spi.KernelInterfaces.PATHS);
+        way.remove(Path.of("/proc"));
         assertEquals(List.of(root.resolve("agent.lock"), root.resolve("secrets"), root.resolve("a/b/pom.xml")), ro,
                 "one bind per protected path (a directory is one bind), shallow first");
         List<Path> expectedWay = new ArrayList<>();
@@ -160,6 +163,17 @@ class MountEnforcerTest {
         Map<String, String> back = MountStage.commandEnvironment(stage);
         back.remove("RALON_ORIG_NOFILE");
         assertEquals(user, back);
+    }
+
+    /** The stage JVM reads names and arguments as UTF-8; the command gets the user's LC_ALL back, set or unset. */
+    @Test
+    void theStageRunsUnderCUtf8AndTheCommandGetsTheUsersLocaleBack() {
+        for (Map<String, String> user : List.of(Map.of("PATH", "/bin"), Map.of("PATH", "/bin", "LC_ALL", "C"),
+                Map.of("LC_ALL", "POSIX", "LANG", "C"))) {
+            Map<String, String> stage = MountEnforcer.stageEnvironment(user, null);
+            assertEquals("C.UTF-8", stage.get("LC_ALL"), stage.toString());
+            assertEquals(user, MountStage.commandEnvironment(stage));
+        }
     }
 
     /** The plan file: the exact bytes, private to the user, a new name each time, written through its creator. */

@@ -12,7 +12,10 @@ import java.util.Set;
  * The host ({@code ralon run}) calls, on its main thread and in this order: {@link #probe()}; {@link #plan} with the
  * expanded protected set; then, only when the plan is enforceable (or the user explicitly accepted a degraded run),
  * {@link #prepare}; then it execs the returned {@link Launch} in place with {@link dev.ralon.enforcer.spi.exec.Exec},
- * after the exec hygiene described there. Nothing runs beside the command afterwards: no supervisor.
+ * after the exec hygiene described there. Nothing runs beside the command afterwards: no supervisor. The last step of
+ * that hygiene is the host's terminal guard (a seccomp filter refusing ioctl TIOCSTI/TIOCLINUX, inherited by the
+ * Launch and everything it execs); installing it sets no_new_privs when the process lacks CAP_SYS_ADMIN in its user
+ * namespace, so a Launch that relies on a set-user-ID helper gains nothing from it.
  *
  * <h2>Contract</h2>
  * <ul>

@@ -35,7 +35,11 @@ public record ProtectedPath(Path path, Kind kind, List<String> reasons) {
         FILE,
         /** A directory: everything beneath it is protected too, and must be enforced as one unit. */
         DIRECTORY,
-        /** A symbolic link: the link itself is protected (its target is listed separately when it is protected). */
+        /**
+         * A symbolic link: the link itself is protected (its target is listed separately when it is protected). Also
+         * a link through which a protected path is reached (a "link on the way"): it must not be removed, replaced or
+         * retargeted during the run, exactly like a protected link.
+         */
         SYMLINK,
         /** A device, fifo or socket. */
         OTHER,

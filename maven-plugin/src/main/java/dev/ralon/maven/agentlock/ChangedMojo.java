@@ -82,7 +82,7 @@ public class ChangedMojo extends AbstractMojo {
     List<String> lines = new ArrayList<>();
     lines.add("protected paths changed (" + against + "), see " + shown(policy) + ":");
     for (ChangedPaths.Finding f : result.findings()) {
-      List<String> why = new ArrayList<>();
+      java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
       for (Rule r : f.rules()) {
         String in = policy.policies().size() == 1 ? "" : r.file() + " ";
         why.add(r.implicit() ? "the policy file " + in + "itself" : "\"" + r.pattern() + "\" (" + in + "line " + r.line() + ")");

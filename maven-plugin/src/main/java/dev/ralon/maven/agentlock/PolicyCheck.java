@@ -1,6 +1,7 @@
 package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.Expansion;
+import dev.ralon.policy.FileNames;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
@@ -81,20 +82,39 @@ final class PolicyCheck {
       String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
       (failOnUnmatched ? failures : warnings).add(msg);
     }
+    Policy nearest = policies.nearest();
+    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
+    // What the protected set may miss (a directory that cannot be listed, a name this JVM cannot read as UTF-8) fails
+    // the check: the answer would otherwise differ from ralon's, silently. Maven's JVM reads file names with the
+    // locale Maven was started under, which the plugin does not choose: ASCII names read the same under every
+    // locale; a non-ASCII one under C, POSIX or no locale is reported here with what to do.
+    for (String inc : expansion.incomplete()) {
+      remarks.remove(inc);
+      failures.add(shown + ": " + inc);
+    }
     for (String w : remarks) {
       if (!warnings.contains(w)) {
         warnings.add(w);
       }
     }
-    Policy nearest = policies.nearest();
-    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
     for (String path : required) {
-      Path abs = nearest.root().resolve(path).normalize();
+      Path abs;
+      try {
+        abs = nearest.root().resolve(path).normalize();
+      } catch (java.nio.file.InvalidPathException e) {
+        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+            + "\" cannot be represented in this JVM (file names are read as " + FileNames.encoding() + ")");
+        continue;
+      }
       if (!policies.isProtectedLexically(abs)) {
         failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
             + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
             + "covers " + abs + ")");
       }
+    }
+    String notUtf8 = FileNames.notUtf8Reason();
+    if (!failures.isEmpty() && notUtf8 != null) {
+      failures.add("agentlock: " + notUtf8 + "; Maven's own locale decides it: LC_ALL=C.UTF-8 mvn ...");
     }
     int patterns = 0;
     for (Policy p : policies.policies()) {

@@ -97,6 +97,17 @@ public final class Glob {
         return new Parser(raw).parse();
     }
 
+    /**
+     * White space for the {@link PatternError#EMPTY} rule, by code point (spec §7.5): TAB, LF, VT, FF, CR
+     * (U+0009–U+000D), the space separators of Unicode 15 (U+0020, U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F,
+     * U+3000), LS (U+2028) and PS (U+2029). Fixed here rather than taken from the JDK's Unicode tables, so that it does
+     * not change with the Java version. (All of these are in the Basic Multilingual Plane: a char is a code point.)
+     */
+    public static boolean isWhiteSpace(int c) {
+        return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A)
+                || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+    }
+
     /** The raw pattern, as written. */
     public String source() {
         return source;
@@ -437,17 +448,12 @@ public final class Glob {
             this.len = raw.length();
         }
 
-        /** White space for the EMPTY check: TAB, LF, VT, FF, CR and Unicode space separators (incl. U+0020). */
-        private static boolean isBlank(int c) {
-            return (c >= 0x09 && c <= 0x0d) || Character.isSpaceChar(c);
-        }
-
         private PatternException error(PatternError kind, int offset, String reason) {
             return new PatternException(raw, kind, offset, reason);
         }
 
         Glob parse() throws PatternException {
-            if (raw.codePoints().allMatch(Parser::isBlank)) {
+            if (raw.codePoints().allMatch(Glob::isWhiteSpace)) {
                 throw error(PatternError.EMPTY, 0, raw.isEmpty()
                         ? "the pattern is empty; write a path relative to the directory holding agent.lock, or remove the entry"
                         : "the pattern is only white space; write a path relative to the directory holding agent.lock, or remove the entry");

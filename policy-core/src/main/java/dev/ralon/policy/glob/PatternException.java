@@ -38,6 +38,14 @@ public final class PatternException extends Exception {
         return offset;
     }
 
+    /**
+     * 0-based index in Unicode code points of the offending character: the unit of the spec and of the vectors
+     * (spec §10.3; {@link #offset()} is the same place as a Java char index).
+     */
+    public int codePointOffset() {
+        return pattern.codePointCount(0, Math.min(offset, pattern.length()));
+    }
+
     /** One line, plain words: what is wrong and what to write instead. */
     public String reason() {
         return reason;

@@ -92,7 +92,7 @@ class GlobVectorsTest {
             out.add(dynamicTest("#" + i + " '" + show(pattern) + "' -> " + want.id() + "@" + offset, () -> {
                 PatternException e = assertThrows(PatternException.class, () -> Glob.compile(pattern));
                 assertEquals(want, e.kind(), e.getMessage());
-                assertEquals(offset, e.offset(), e.getMessage());
+                assertEquals(offset, e.codePointOffset(), e.getMessage());
                 assertFalse(e.reason().isBlank());
                 assertFalse(e.getMessage().contains("\n"), "one line");
             }));

@@ -31,6 +31,13 @@ import java.util.TreeMap;
  *       close_range(2), Linux 5.11; older kernels: each fd in /proc/self/fd gets FD_CLOEXEC). Nothing the JVM opened
  *       leaks into the command.</li>
  *   <li>The environment is passed exactly as given.</li>
+ *   <li>Last, {@link TerminalGuard#install()}: a seccomp filter makes ioctl TIOCSTI and TIOCLINUX fail (EPERM), so
+ *       the command cannot push keystrokes into the terminal it shares with the user's shell. It is inherited by
+ *       everything the command starts and cannot be removed. It may set no_new_privs (only when the process lacks
+ *       CAP_SYS_ADMIN in its user namespace, as seccomp(2) requires): set-user-ID programs then gain nothing.</li>
+ *   <li>When execve fails with ENOEXEC (a file without {@code #!} and not a binary the kernel knows), the file is run
+ *       by {@code /bin/sh} as {@code execvp(3)} does (POSIX: "the shell shall be invoked with the file as its first
+ *       operand"; glibc posix/execvpe.c {@code maybe_script_execute}: argv becomes {@code /bin/sh FILE ARG1...}).</li>
  * </ul>
  * Must be called on the thread that applied any per-thread restriction (Landlock, no_new_privs): execve keeps the
  * calling thread's credentials and ends every other thread (execve(2), "All threads other than the calling thread
@@ -50,6 +57,9 @@ public final class Exec {
     private static final int CLOSE_RANGE_CLOEXEC = 1 << 2; // <linux/close_range.h>
     private static final int F_SETFD = 2;
     private static final int FD_CLOEXEC = 1;
+    private static final int ENOEXEC = 8;                  // asm-generic/errno-base.h
+    /** The shell execvp(3) falls back to (glibc _PATH_BSHELL). */
+    static final String BOURNE_SHELL = "/bin/sh";
 
     /**
      * Direct-mapped libc (JNA direct mapping: no proxy, no method-handle classes spun on first call; measured ~15 ms of
@@ -101,12 +111,32 @@ public final class Exec {
         for (Map.Entry<String, String> e : environment.entrySet()) {
             envp[i++] = e.getKey() + "=" + e.getValue();
         }
+        TerminalGuard.install();
+        StringArray envArray = new StringArray(envp);
         try {
-            LibC.execve(executable.toString(), new StringArray(argv.toArray(new String[0])), new StringArray(envp));
+            LibC.execve(executable.toString(), new StringArray(argv.toArray(new String[0])), envArray);
             throw new ExecException("cannot execute " + executable + ": execve returned");
         } catch (LastErrorException e) {
-            throw new ExecException("cannot execute " + executable + ": " + errnoText(e));
+            if (e.getErrorCode() != ENOEXEC) {
+                throw new ExecException("cannot execute " + executable + ": " + errnoText(e));
+            }
         }
+        try {
+            LibC.execve(BOURNE_SHELL, new StringArray(shellArgv(executable, argv).toArray(new String[0])), envArray);
+            throw new ExecException("cannot execute " + executable + " with " + BOURNE_SHELL + ": execve returned");
+        } catch (LastErrorException e) {
+            throw new ExecException("cannot execute " + executable + " (not a binary, no #!) with " + BOURNE_SHELL
+                    + ": " + errnoText(e));
+        }
+    }
+
+    /** execvp(3)'s argv for a file the kernel cannot execute itself: {@code /bin/sh FILE ARG1 ...}. */
+    static List<String> shellArgv(Path executable, List<String> argv) {
+        List<String> out = new ArrayList<>(argv.size() + 1);
+        out.add(BOURNE_SHELL);
+        out.add(executable.toString());
+        out.addAll(argv.subList(Math.min(1, argv.size()), argv.size()));
+        return out;
     }
 
     private static void restoreNofile(String recorded) throws ExecException {

@@ -1,0 +1,451 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.policy.LinkResolution;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The baseline: paths that make code run later, <em>outside</em> the sandbox, which {@code ralon run} protects on
+ * every run besides what agent.lock names, unless the user gives {@code --no-baseline}. They are not part of the
+ * policy (agent.lock, {@code check} and the hooks are unchanged): they belong to the run.
+ *
+ * <p>What is in it, and why each (docs/security.md, "The baseline"):
+ * <ul>
+ *   <li>the repository's git files that git executes from or that decide what it executes: {@code config} (core.fsmonitor,
+ *       core.hooksPath, filter/diff drivers, core.pager, core.sshCommand, include.path…), {@code hooks/}, a linked
+ *       worktree's {@code .git} file and {@code commondir} (they say where config and hooks are read from),
+ *       {@code config.worktree}, and the {@code config} and {@code hooks/} of every submodule's git directory under
+ *       {@code modules/} ({@code git status} in the superproject runs in submodules too);</li>
+ *   <li>in the home directory: shell start-up and logout files (bash, sh, zsh at {@code $ZDOTDIR}, fish), git's
+ *       global configuration, the two {@code PATH} directories the usual profiles put first ({@code ~/.local/bin},
+ *       {@code ~/bin}: a planted {@code java} there would run the next {@code ralon}), {@code ~/.mavenrc} (sourced by
+ *       {@code mvn}), {@code ~/.npmrc} (script-shell, node-options), ssh's {@code config}, {@code rc} and
+ *       {@code authorized_keys}, gpg's {@code gpg-agent.conf}/{@code gpg.conf} (pinentry-program, photo-viewer),
+ *       D-Bus session services, systemd user units and environment, desktop autostart entries.</li>
+ * </ul>
+ * A path reached through symbolic links is protected at its real place, with every link on the way.
+ *
+ * <p>Per backend ({@link #apply}): an absent path is kept out of a backend that cannot stop creation
+ * ({@link Guarantee#CREATE_MISSING}); a path whose protection would make a directory create-restricted that the policy
+ * does not already make so (Landlock: protecting {@code ~/.bashrc} restricts {@code $HOME}, protecting
+ * {@code .git/config} restricts {@code .git} and so every commit) is dropped; what a plan would refuse is dropped.
+ * Every dropped path is reported with its reason, never silently.
+ */
+final class Baseline {
+    private Baseline() {
+    }
+
+    /**
+     * One baseline path.
+     *
+     * @param display how it is shown: {@code ~/.bashrc}, {@code .git/config} (relative to the project), or absolute
+     * @param why     what it makes run, in a few words
+     * @param paths   what protecting it means: its real path, plus every symbolic link on the way to it (kind
+     *                {@link ProtectedPath.Kind#SYMLINK}); kind {@link ProtectedPath.Kind#MISSING} when absent
+     */
+    record Item(String display, String why, List<ProtectedPath> paths) {
+        boolean absent() {
+            return paths.stream().anyMatch(p -> p.kind() == ProtectedPath.Kind.MISSING);
+        }
+    }
+
+    /** A baseline path left out of a run, and why. */
+    record Dropped(Item item, String reason) {
+    }
+
+    /** The outcome for one backend: the protected set and plan to use, the items kept and those dropped. */
+    record Applied(ProtectedSet set, Plan plan, List<Item> kept, List<Dropped> dropped) {
+        /** One line for stderr at the start of a run (null when there is no baseline at all). */
+        String summary(String backend) {
+            if (kept.isEmpty() && dropped.isEmpty()) {
+                return null;
+            }
+            StringBuilder s = new StringBuilder("baseline: " + kept.size() + " path" + (kept.size() == 1 ? "" : "s")
+                    + " that run code later outside the sandbox protected too");
+            List<String> absent = new ArrayList<>();
+            Map<String, List<String>> other = new LinkedHashMap<>();
+            for (Dropped d : dropped) {
+                if (d.item().absent() && d.reason().startsWith(ABSENT)) {
+                    absent.add(d.item().display());
+                } else {
+                    other.computeIfAbsent(d.reason(), k -> new ArrayList<>()).add(d.item().display());
+                }
+            }
+            if (!absent.isEmpty()) {
+                s.append("; ").append(absent.size()).append(" absent, whose creation ").append(backend)
+                        .append(" cannot stop");
+            }
+            for (Map.Entry<String, List<String>> e : other.entrySet()) {
+                s.append("; NOT protected by ").append(backend).append(": ").append(String.join(", ", e.getValue()))
+                        .append(" (").append(e.getKey()).append(')');
+            }
+            return s.append(" (`ralon status` lists them; --no-baseline leaves them out)").toString();
+        }
+    }
+
+    static final String ABSENT = "absent: this backend cannot stop its creation";
+
+    // ------------------------------------------------------------------------------------------ what is in it
+
+    /** The baseline for a project whose policy lies in {@code projectRoot} (real), with the user's environment. */
+    static List<Item> items(Path projectRoot, Map<String, String> env) {
+        List<Item> out = new ArrayList<>();
+        gitItems(projectRoot, out);
+        Path home = absolute(env.get("HOME"));
+        // HOME=/ (some service accounts) is nobody's home: ~/bin there would be the system's /bin
+        if (home != null && home.getParent() != null) {
+            Path config = absoluteOr(env.get("XDG_CONFIG_HOME"), home.resolve(".config"));
+            Path data = absoluteOr(env.get("XDG_DATA_HOME"), home.resolve(".local/share"));
+            Path zdot = absoluteOr(env.get("ZDOTDIR"), home);
+            String shell = "shell start-up or logout file: runs in every later shell";
+            for (String f : List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile")) {
+                out.add(item(home, projectRoot, home.resolve(f), shell));
+            }
+            for (String f : List.of(".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout")) {
+                out.add(item(home, projectRoot, zdot.resolve(f), shell));
+            }
+            out.add(item(home, projectRoot, config.resolve("fish/config.fish"), shell));
+            out.add(item(home, projectRoot, config.resolve("fish/conf.d"), shell));
+            out.add(item(home, projectRoot, home.resolve(".gitconfig"),
+                    "git's global configuration: fsmonitor, hooksPath, pager, drivers run in every repository"));
+            out.add(item(home, projectRoot, config.resolve("git"), "git's global configuration (XDG)"));
+            String path = "first on PATH in the usual profiles: a planted git, java or ls runs instead of the real one";
+            out.add(item(home, projectRoot, home.resolve(".local/bin"), path));
+            out.add(item(home, projectRoot, home.resolve("bin"), path));
+            out.add(item(home, projectRoot, home.resolve(".mavenrc"), "sourced as shell code by every mvn"));
+            out.add(item(home, projectRoot, home.resolve(".npmrc"), "npm's script-shell and node-options run code"));
+            out.add(item(home, projectRoot, home.resolve(".ssh/config"), "ssh runs ProxyCommand, LocalCommand, Match exec"));
+            out.add(item(home, projectRoot, home.resolve(".ssh/rc"), "sshd runs it at every login"));
+            out.add(item(home, projectRoot, home.resolve(".ssh/authorized_keys"), "who can log in as you"));
+            out.add(item(home, projectRoot, home.resolve(".ssh/authorized_keys2"), "who can log in as you"));
+            out.add(item(home, projectRoot, home.resolve(".gnupg/gpg-agent.conf"), "gpg-agent runs pinentry-program"));
+            out.add(item(home, projectRoot, home.resolve(".gnupg/gpg.conf"), "gpg runs photo-viewer, exec-path helpers"));
+            out.add(item(home, projectRoot, data.resolve("dbus-1/services"),
+                    "the session bus starts the Exec= of a service file on demand"));
+            out.add(item(home, projectRoot, config.resolve("systemd/user"), "systemd user units run at login or on demand"));
+            out.add(item(home, projectRoot, config.resolve("environment.d"),
+                    "environment of user services (LD_PRELOAD)"));
+            out.add(item(home, projectRoot, config.resolve("autostart"), "the desktop session runs these at login"));
+        }
+        // one item per real path (ZDOTDIR = HOME, XDG dirs inside one another...)
+        Set<Path> seen = new HashSet<>();
+        out.removeIf(i -> !seen.add(i.paths().get(i.paths().size() - 1).path()));
+        return out;
+    }
+
+    /** The git files of the repository the project belongs to: found as git does, from the project upwards. */
+    private static void gitItems(Path projectRoot, List<Item> out) {
+        Path top = null;
+        Path dotGit = null;
+        for (Path d = projectRoot; d != null; d = d.getParent()) {
+            Path g = d.resolve(".git");
+            if (Files.exists(g, LinkOption.NOFOLLOW_LINKS)) {
+                top = d;
+                dotGit = g;
+                break;
+            }
+        }
+        if (dotGit == null) {
+            return;
+        }
+        Path gitDir = dotGit;
+        Path common = dotGit;
+        String config = "git runs what it names (core.fsmonitor, hooksPath, drivers, pager, sshCommand) in every"
+                + " later git command";
+        if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+            // a linked worktree or a submodule: ".git" is a file "gitdir: PATH" (gitrepository-layout(5))
+            out.add(item(null, projectRoot, dotGit, "says which git directory (config, hooks) git uses here"));
+            String text = firstLine(dotGit);
+            if (text == null || !text.startsWith("gitdir:")) {
+                return;
+            }
+            gitDir = top.resolve(text.substring(7).trim()).normalize();
+            common = gitDir;
+            String commondir = firstLine(gitDir.resolve("commondir"));
+            if (commondir != null) {
+                out.add(item(null, projectRoot, gitDir.resolve("commondir"),
+                        "says where a worktree's shared config and hooks are"));
+                common = gitDir.resolve(commondir.trim()).normalize();
+            }
+            if (!gitDir.equals(common) && (worktreeConfig(common)
+                    || Files.exists(gitDir.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS))) {
+                out.add(item(null, projectRoot, gitDir.resolve("config.worktree"), config));
+            }
+        }
+        out.add(item(null, projectRoot, common.resolve("config"), config));
+        if (Files.exists(common.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS) || worktreeConfig(common)) {
+            // read only with extensions.worktreeConfig (git-worktree(1), "CONFIGURATION FILE"), set in config
+            out.add(item(null, projectRoot, common.resolve("config.worktree"), config));
+        }
+        out.add(item(null, projectRoot, common.resolve("hooks"), "git runs the hooks in it"));
+        submodules(common.resolve("modules"), projectRoot, out, 0);
+    }
+
+    private static boolean worktreeConfig(Path common) {
+        try {
+            Path c = common.resolve("config");
+            return Files.isRegularFile(c) && Files.size(c) < 1 << 20
+                    && Files.readString(c, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)
+                    .contains("worktreeconfig");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Every git directory beneath {@code modules/} (names may hold slashes; nested submodules have their own). */
+    private static void submodules(Path dir, Path projectRoot, List<Item> out, int depth) {
+        if (depth > 8 || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (var s = Files.newDirectoryStream(dir)) {
+            for (Path c : s) {
+                if (!Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                if (Files.isRegularFile(c.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(item(null, projectRoot, c.resolve("config"), "a submodule's git configuration"));
+                    out.add(item(null, projectRoot, c.resolve("hooks"), "a submodule's hooks"));
+                    submodules(c.resolve("modules"), projectRoot, out, depth + 1);
+                } else {
+                    submodules(c, projectRoot, out, depth + 1);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable modules/ directory: nothing of it to protect that git could read either
+        }
+    }
+
+    private static Item item(Path home, Path projectRoot, Path p, String why) {
+        LinkResolution r = LinkResolution.resolve(p.getRoot(), p.getRoot().relativize(p).toString());
+        List<ProtectedPath> paths = new ArrayList<>();
+        String reason = "baseline: " + why + " (--no-baseline leaves it out)";
+        for (Path link : r.links()) {
+            paths.add(new ProtectedPath(link, ProtectedPath.Kind.SYMLINK,
+                    List.of("baseline: symbolic link on the way to " + p + " (--no-baseline leaves it out)")));
+        }
+        Path real = r.reached() == null ? p : r.reached();
+        paths.add(new ProtectedPath(real, kindOf(real), List.of(reason)));
+        return new Item(display(home, projectRoot, p), why, paths);
+    }
+
+    private static ProtectedPath.Kind kindOf(Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isDirectory() ? ProtectedPath.Kind.DIRECTORY : a.isRegularFile() ? ProtectedPath.Kind.FILE
+                    : a.isSymbolicLink() ? ProtectedPath.Kind.SYMLINK : ProtectedPath.Kind.OTHER;
+        } catch (IOException | RuntimeException e) {
+            return ProtectedPath.Kind.MISSING;
+        }
+    }
+
+    private static String display(Path home, Path projectRoot, Path p) {
+        if (p.startsWith(projectRoot) && !p.equals(projectRoot)) {
+            return projectRoot.relativize(p).toString();
+        }
+        if (home != null && p.startsWith(home) && !p.equals(home)) {
+            return "~/" + home.relativize(p);
+        }
+        return p.toString();
+    }
+
+    private static String firstLine(Path f) {
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > 4096) {
+                return null;
+            }
+            return Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse(null);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Path absolute(String s) {
+        try {
+            return s == null || !s.startsWith("/") ? null : Path.of(s).normalize();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Path absoluteOr(String s, Path dflt) {
+        Path p = absolute(s);
+        return p == null ? dflt : p;
+    }
+
+    // ------------------------------------------------------------------------------------------ per backend
+
+    /**
+     * What {@code enforcer} can add of {@code items} to the policy's {@code set}, whose plan is {@code plan}: absent
+     * paths only when it keeps {@link Guarantee#CREATE_MISSING}; nothing that makes a plan refuse what it did not
+     * refuse; nothing that makes a directory create-restricted that the policy's plan leaves free. Plans at most three
+     * times (once when nothing must be dropped).
+     */
+    static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items) {
+        List<Dropped> dropped = new ArrayList<>();
+        if (enforcer.guarantees().isEmpty()) {
+            for (Item i : items) {
+                dropped.add(new Dropped(i, "backend " + enforcer.name() + " enforces nothing"));
+            }
+            return new Applied(set, plan, List.of(), dropped);
+        }
+        List<Item> candidates = new ArrayList<>();
+        for (Item i : items) {
+            ProtectedPath uncovered = i.paths().stream().filter(p -> p.kind() != ProtectedPath.Kind.MISSING
+                    && !enforcer.coveredKinds().contains(p.kind())).findFirst().orElse(null);
+            if (i.absent() && !enforcer.guarantees().contains(Guarantee.CREATE_MISSING)) {
+                dropped.add(new Dropped(i, ABSENT));
+            } else if (uncovered != null) { // host-side admission would refuse the run for it (Admission)
+                dropped.add(new Dropped(i, "backend " + enforcer.name() + " does not declare that it covers "
+                        + uncovered.path() + " (" + uncovered.kind().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+            } else {
+                candidates.add(i);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return new Applied(set, plan, List.of(), dropped);
+        }
+        Plan with = enforcer.plan(merge(set, candidates));
+        List<Plan.Refusal> newRefusals = new ArrayList<>(with.refusals());
+        newRefusals.removeAll(plan.refusals());
+        Set<Path> newRestricted = new HashSet<>(with.createRestricted());
+        newRestricted.removeAll(plan.createRestricted());
+        if (newRefusals.isEmpty() && newRestricted.isEmpty()) {
+            return new Applied(merge(set, candidates), with, candidates, dropped);
+        }
+        List<Item> kept = new ArrayList<>();
+        for (Item i : candidates) {
+            String why = null;
+            for (ProtectedPath p : i.paths()) {
+                for (Plan.Refusal r : newRefusals) {
+                    if (p.path().equals(r.path()) || r.reason().contains(p.path().toString())) {
+                        why = "the plan refuses it: " + r.reason();
+                    }
+                }
+                for (Path a = p.path().getParent(); why == null && a != null; a = a.getParent()) {
+                    if (newRestricted.contains(a)) {
+                        why = "it would make " + a + " create-restricted";
+                    }
+                }
+            }
+            if (why == null) {
+                kept.add(i);
+            } else {
+                dropped.add(new Dropped(i, why));
+            }
+        }
+        if (kept.isEmpty()) {
+            return new Applied(set, plan, kept, dropped);
+        }
+        Plan last = enforcer.plan(merge(set, kept));
+        if (!last.refusals().equals(plan.refusals()) || !new HashSet<>(plan.createRestricted())
+                .containsAll(last.createRestricted())) {
+            for (Item i : kept) {
+                dropped.add(new Dropped(i, "its plan differs from the policy's in a way that cannot be narrowed"));
+            }
+            return new Applied(set, plan, List.of(), dropped);
+        }
+        return new Applied(merge(set, kept), last, kept, dropped);
+    }
+
+    /**
+     * The policy's set with the items' paths added: a path the set already protects (or that lies in a protected
+     * directory) is not added again; a set path beneath an added directory gives way to it (a directory stands for its
+     * subtree, ProtectedSet's contract).
+     */
+    static ProtectedSet merge(ProtectedSet set, List<Item> items) {
+        Map<Path, ProtectedPath> all = new LinkedHashMap<>();
+        for (ProtectedPath p : set.paths()) {
+            all.put(p.path(), p);
+        }
+        for (Item i : items) {
+            for (ProtectedPath p : i.paths()) {
+                if (all.containsKey(p.path()) || coveredBy(all, p.path())) {
+                    continue;
+                }
+                if (p.kind() == ProtectedPath.Kind.DIRECTORY) {
+                    all.keySet().removeIf(q -> q.startsWith(p.path()));
+                }
+                all.put(p.path(), p);
+            }
+        }
+        List<ProtectedPath> paths = new ArrayList<>(all.values());
+        paths.sort(Comparator.comparing(ProtectedPath::path));
+        return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
+    }
+
+    private static boolean coveredBy(Map<Path, ProtectedPath> all, Path p) {
+        for (Path a = p.getParent(); a != null; a = a.getParent()) {
+            ProtectedPath q = all.get(a);
+            if (q != null && q.kind() == ProtectedPath.Kind.DIRECTORY) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------ output
+
+    /** The baseline section of {@code run --dry-run}. */
+    static void print(java.io.PrintWriter out, Applied a, String backend) {
+        if (a == null) {
+            out.println("baseline: off (--no-baseline)");
+            return;
+        }
+        out.println("baseline (protected besides the policy; --no-baseline leaves it out): " + a.kept().size()
+                + " kept, " + a.dropped().size() + " not protected by " + backend);
+        for (Item i : a.kept()) {
+            out.println("  protected      " + i.display() + "  (" + i.why() + ")");
+        }
+        for (Dropped d : a.dropped()) {
+            out.println("  NOT protected  " + d.item().display() + "  (" + d.reason() + ")");
+        }
+    }
+
+    /** The baseline in JSON ({@code run --dry-run --json}): null when off. */
+    static Object json(Applied a) {
+        if (a == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        List<Object> kept = new ArrayList<>();
+        for (Item i : a.kept()) {
+            kept.add(itemJson(i, null));
+        }
+        List<Object> dropped = new ArrayList<>();
+        for (Dropped d : a.dropped()) {
+            dropped.add(itemJson(d.item(), d.reason()));
+        }
+        m.put("protected", kept);
+        m.put("notProtected", dropped);
+        return m;
+    }
+
+    static Map<String, Object> itemJson(Item i, String reason) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("path", i.display());
+        m.put("real", i.paths().get(i.paths().size() - 1).path().toString());
+        m.put("exists", !i.absent());
+        m.put("why", i.why());
+        if (reason != null) {
+            m.put("reason", reason);
+        }
+        return m;
+    }
+}

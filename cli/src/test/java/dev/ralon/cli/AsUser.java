@@ -1,0 +1,124 @@
+package dev.ralon.cli;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the real executable (and plain commands, for control runs) as root or as uid 65534, in a temporary directory
+ * under /tmp that user can use, with its own HOME (DESIGN-NOTES §8 of the design: CI may clone where 65534 cannot
+ * read). Everything the runs may touch lives beneath {@link #base}; {@link #delete()} removes it.
+ */
+final class AsUser implements AutoCloseable {
+    final int uid;
+    final Path base;
+    final Path exe;
+    final Path home;
+
+    AsUser(int uid) throws IOException {
+        this.uid = uid;
+        base = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-" + uid + "-").toRealPath();
+        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+        exe = Files.copy(CliE2ETest.exe, base.resolve("ralon"), StandardCopyOption.COPY_ATTRIBUTES);
+        Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+        home = Files.createDirectory(base.resolve("home"));
+        Files.createDirectory(home.resolve("tmp"));
+    }
+
+    /** Gives everything beneath {@link #base} (but the executable) to the user, so its control runs can change it. */
+    void handOver() throws Exception {
+        if (uid != 0) {
+            CliE2ETest.Result r = CliE2ETest.exec(base, null, Map.of(), "sh", "-c",
+                    "chown -R -h " + uid + ":" + uid + " \"$0\" && chown root:root \"$1\"", base.toString(), exe.toString());
+            if (r.code() != 0) {
+                throw new IOException("chown failed: " + r);
+            }
+        }
+    }
+
+    Map<String, String> env(Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("TMPDIR", home.resolve("tmp").toString());
+        env.put("RALON_JAVA_OPTS", "-Djava.io.tmpdir=" + home.resolve("tmp"));
+        env.put("GIT_CONFIG_NOSYSTEM", "1");
+        env.putAll(extra);
+        return env;
+    }
+
+    /** The real {@code ralon} with {@code args}, as this user, in {@code cwd}. */
+    CliE2ETest.Result ralon(Path cwd, String... args) throws Exception {
+        List<String> c = new ArrayList<>(prefix());
+        c.add(exe.toString());
+        c.addAll(List.of(args));
+        return CliE2ETest.exec(cwd, null, env(Map.of()), c.toArray(String[]::new));
+    }
+
+    /** {@code sh -c script} as this user, without any sandbox (the control run). */
+    CliE2ETest.Result sh(Path cwd, String script) throws Exception {
+        List<String> c = new ArrayList<>(prefix());
+        c.addAll(List.of("sh", "-c", script));
+        return CliE2ETest.exec(cwd, null, env(Map.of()), c.toArray(String[]::new));
+    }
+
+    private List<String> prefix() {
+        return uid == 0 ? List.of() : List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups");
+    }
+
+    /**
+     * Skips (locally) or fails (under CI=true) unless this JVM is root, which switching to uid 65534 and the root
+     * cases both need.
+     */
+    static void assumeRoot() throws Exception {
+        CliE2ETest.Result id = CliE2ETest.exec(Path.of("/"), null, Map.of(), "id", "-u");
+        require("0".equals(id.out().trim()), "these cases run the sandbox as root and as uid 65534 (setpriv), which"
+                + " needs root");
+    }
+
+    /** Skips (locally) or fails (under CI=true) unless {@code backend} can enforce on this host. */
+    void assumeBackend(Path cwd, String backend) throws Exception {
+        CliE2ETest.Result r = ralon(cwd, "run", "--backend", backend, "--dry-run");
+        require(!r.err().contains("cannot enforce on this host"), "backend " + backend + " is unavailable here: "
+                + r.err().trim());
+    }
+
+    /**
+     * The attack matrix of the enforcement tests: every backend x {root, 65534} x attack, each case's arguments being
+     * (backend, uid, then the attack's own fields).
+     */
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> matrix(List<String[]> attacks) {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        for (String backend : List.of("mount", "landlock")) {
+            for (int uid : new int[] {0, 65534}) {
+                for (String[] a : attacks) {
+                    Object[] args = new Object[a.length + 2];
+                    args[0] = backend;
+                    args[1] = uid;
+                    System.arraycopy(a, 0, args, 2, a.length);
+                    out.add(org.junit.jupiter.params.provider.Arguments.of(args));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    static void require(boolean ok, String why) {
+        if (!ok && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI=true but " + why);
+        }
+        Assumptions.assumeTrue(ok, why);
+    }
+
+    @Override
+    public void close() throws Exception {
+        CliE2ETest.exec(Path.of("/"), null, Map.of(), "rm", "-rf", "--one-file-system", base.toString());
+    }
+}

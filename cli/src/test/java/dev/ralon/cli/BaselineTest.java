@@ -1,0 +1,228 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link Baseline}: which paths, found where real git puts them (a worktree made by {@code git worktree add}, a
+ * submodule made by {@code git submodule add}), and the per-backend rule.
+ */
+class BaselineTest {
+    @TempDir
+    Path tmp;
+
+    static void git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
+                "-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+        pb.environment().put("HOME", dir.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), "git " + String.join(" ", args) + ": " + out);
+    }
+
+    static Set<String> displays(List<Baseline.Item> items) {
+        Set<String> s = new TreeSet<>();
+        for (Baseline.Item i : items) {
+            s.add(i.display());
+        }
+        return s;
+    }
+
+    static Path repo(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        git(dir, "init", "-q");
+        Files.writeString(dir.resolve("a.txt"), "a\n");
+        git(dir, "add", "a.txt");
+        git(dir, "commit", "-q", "-m", "a");
+        return dir;
+    }
+
+    @Test
+    void aPlainRepositoryFromASubdirectoryAndNoHome() throws Exception {
+        Path r = repo(tmp.toRealPath().resolve("r"));
+        Path sub = Files.createDirectories(r.resolve("sub"));
+        List<Baseline.Item> items = Baseline.items(sub, Map.of());
+        assertEquals(Set.of(r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString()), displays(items));
+        assertEquals(List.of(), Baseline.items(Files.createDirectories(tmp.resolve("none")).toRealPath(), Map.of())
+                .stream().filter(i -> i.display().contains(".git")).toList(), "no repository, no git entries");
+    }
+
+    /** A linked worktree: its .git file and the worktree's commondir decide where config and hooks are read. */
+    @Test
+    void aLinkedWorktree() throws Exception {
+        Path r = repo(tmp.toRealPath().resolve("main"));
+        git(r, "worktree", "add", "-q", "../wt", "-b", "wt");
+        Path wt = tmp.toRealPath().resolve("wt");
+        Set<String> d = displays(Baseline.items(wt, Map.of()));
+        assertEquals(Set.of(".git", r.resolve(".git/worktrees/wt/commondir").toString(),
+                r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString()), d);
+        git(r, "config", "extensions.worktreeConfig", "true");
+        d = displays(Baseline.items(wt, Map.of()));
+        assertTrue(d.contains(r.resolve(".git/worktrees/wt/config.worktree").toString()), d.toString());
+        assertTrue(d.contains(r.resolve(".git/config.worktree").toString()), d.toString());
+    }
+
+    /** A submodule's git directory under .git/modules has its own config and hooks, which git status runs in. */
+    @Test
+    void submodules() throws Exception {
+        Path lib = repo(tmp.toRealPath().resolve("lib"));
+        Path r = repo(tmp.toRealPath().resolve("super"));
+        git(r, "submodule", "add", "-q", lib.toString(), "deps/lib");
+        Set<String> d = displays(Baseline.items(r, Map.of()));
+        assertTrue(d.containsAll(Set.of(".git/config", ".git/hooks", ".git/modules/deps/lib/config",
+                ".git/modules/deps/lib/hooks")), d.toString());
+        Set<String> inside = displays(Baseline.items(r.resolve("deps/lib"), Map.of()));
+        assertTrue(inside.containsAll(Set.of(".git", r.resolve(".git/modules/deps/lib/config").toString(),
+                r.resolve(".git/modules/deps/lib/hooks").toString())), inside.toString());
+    }
+
+    /** HOME entries follow ZDOTDIR and XDG_CONFIG_HOME; a file managed by links is protected with its links. */
+    @Test
+    void homeEntriesFollowTheEnvironmentAndLinks() throws Exception {
+        Path home = Files.createDirectories(tmp.toRealPath().resolve("home"));
+        Files.createDirectories(home.resolve("dotfiles"));
+        Files.writeString(home.resolve("dotfiles/bashrc"), "# real\n");
+        Files.createSymbolicLink(home.resolve(".bashrc"), Path.of("dotfiles/bashrc"));
+        Path zdot = Files.createDirectories(home.resolve("zsh"));
+        Path xdg = Files.createDirectories(home.resolve("xdg"));
+        List<Baseline.Item> items = Baseline.items(Files.createDirectories(home.resolve("p")),
+                Map.of("HOME", home.toString(), "ZDOTDIR", zdot.toString(), "XDG_CONFIG_HOME", xdg.toString()));
+        Set<String> d = displays(items);
+        assertTrue(d.containsAll(Set.of("~/.bashrc", "~/zsh/.zshrc", "~/xdg/git", "~/xdg/fish/config.fish",
+                "~/.local/bin", "~/.ssh/config")), d.toString());
+        assertFalse(d.contains("~/.zshrc"), d.toString());
+        Baseline.Item bashrc = items.stream().filter(i -> i.display().equals("~/.bashrc")).findFirst().orElseThrow();
+        assertEquals(List.of(home.resolve(".bashrc"), home.resolve("dotfiles/bashrc")),
+                bashrc.paths().stream().map(ProtectedPath::path).toList());
+        assertEquals(ProtectedPath.Kind.SYMLINK, bashrc.paths().get(0).kind());
+        assertEquals(ProtectedPath.Kind.FILE, bashrc.paths().get(1).kind());
+        assertFalse(bashrc.absent());
+    }
+
+    /** An enforcer whose plan restricts every ancestor of every protected path (as Landlock does). */
+    static final class Restricting implements Enforcer {
+        final Set<Guarantee> guarantees;
+
+        Restricting(Set<Guarantee> guarantees) {
+            this.guarantees = guarantees;
+        }
+
+        @Override
+        public String name() {
+            return "restricting";
+        }
+
+        @Override
+        public String description() {
+            return "test";
+        }
+
+        @Override
+        public int rank() {
+            return 1;
+        }
+
+        @Override
+        public Probe probe() {
+            return Probe.available("test");
+        }
+
+        @Override
+        public Set<Guarantee> guarantees() {
+            return guarantees;
+        }
+
+        @Override
+        public Plan plan(ProtectedSet set) {
+            Set<Path> restricted = new TreeSet<>();
+            for (ProtectedPath p : set.paths()) {
+                for (Path a = p.path().getParent(); a != null; a = a.getParent()) {
+                    restricted.add(a);
+                }
+            }
+            return Plan.builder(name()).createRestricted(List.copyOf(restricted)).build();
+        }
+
+        @Override
+        public Launch prepare(Plan plan, Command command) {
+            return Launch.of(command);
+        }
+    }
+
+    @Test
+    void perBackendRule() throws Exception {
+        Path home = Files.createDirectories(tmp.toRealPath().resolve("home"));
+        Path proj = repo(home.resolve("proj"));
+        Files.writeString(home.resolve(".bashrc"), "x\n");
+        Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
+        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), List.of(new ProtectedPath(
+                proj.resolve("agent.lock"), ProtectedPath.Kind.FILE, List.of("self"))), List.of());
+        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()));
+
+        // restricting, with create-missing: .git entries and ~/.config ones dropped; HOME files kept, absent included
+        Restricting landlockLike = new Restricting(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.CREATE_MISSING));
+        Baseline.Applied a = Baseline.apply(landlockLike, set, landlockLike.plan(set), items);
+        Set<String> kept = displays(a.kept());
+        assertTrue(kept.containsAll(Set.of("~/.bashrc", "~/.zshrc", "~/.gitconfig")), kept.toString());
+        assertFalse(kept.contains(".git/config") || kept.contains(".git/hooks") || kept.contains("~/.config/git"),
+                kept.toString());
+        assertEquals(new TreeSet<>(landlockLike.plan(set).createRestricted()), new TreeSet<>(a.plan().createRestricted()),
+                "the baseline adds no create-restricted directory");
+        assertTrue(a.dropped().stream().anyMatch(x -> x.item().display().equals(".git/config")
+                && x.reason().equals("it would make " + proj.resolve(".git") + " create-restricted")), a.dropped().toString());
+        String line = a.summary("restricting");
+        assertTrue(line.contains("NOT protected by restricting: .git/config, .git/hooks (it would make "), line);
+
+        // no create-missing: absent paths are out, and said
+        Restricting noMissing = new Restricting(EnumSet.of(Guarantee.MODIFY_CONTENT));
+        Baseline.Applied b = Baseline.apply(noMissing, set, noMissing.plan(set), items);
+        assertFalse(displays(b.kept()).contains("~/.zshrc"));
+        assertTrue(b.dropped().stream().anyMatch(x -> x.item().display().equals("~/.zshrc")
+                && x.reason().equals(Baseline.ABSENT)));
+
+        // the merged set: sorted, nothing beneath a protected directory
+        ProtectedSet merged = Baseline.merge(set, items.stream().filter(i -> !i.absent()).toList());
+        List<Path> paths = merged.paths().stream().map(ProtectedPath::path).toList();
+        assertEquals(paths.stream().sorted().toList(), paths);
+        assertTrue(paths.contains(proj.resolve(".git/hooks")));
+        assertFalse(paths.stream().anyMatch(p -> p.startsWith(proj.resolve(".git/hooks")) && !p.equals(
+                proj.resolve(".git/hooks"))));
+    }
+
+    @Test
+    void aPolicyPathBeneathABaselineDirectoryGivesWay() throws IOException {
+        Path root = tmp.toRealPath();
+        Path hooks = Files.createDirectories(root.resolve(".git/hooks"));
+        Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\n");
+        ProtectedSet set = new ProtectedSet(root, root.resolve("agent.lock"), List.of(new ProtectedPath(
+                hooks.resolve("pre-commit"), ProtectedPath.Kind.FILE, List.of("policy"))), List.of());
+        Baseline.Item item = new Baseline.Item(".git/hooks", "hooks", List.of(new ProtectedPath(hooks,
+                ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
+        assertEquals(List.of(hooks), Baseline.merge(set, List.of(item)).paths().stream().map(ProtectedPath::path).toList());
+    }
+}
