@@ -97,8 +97,19 @@ final class KitRun {
     private final Path home;
     private final Path free;
     private final boolean includeMissing;
+    private final boolean includeLinked;
 
     KitRun(String backend, int uid, String classpath, boolean includeMissing) throws IOException {
+        this(backend, uid, classpath, includeMissing, true);
+    }
+
+    /**
+     * @param includeLinked whether to make the cases of protected files reached through a symbolic link on the way:
+     *                      such a link is a protected path of kind SYMLINK, which the host refuses for a backend that
+     *                      does not declare it covers links (host-side admission), and the whole run would be refused
+     */
+    KitRun(String backend, int uid, String classpath, boolean includeMissing, boolean includeLinked) throws IOException {
+        this.includeLinked = includeLinked;
         this.backend = backend;
         this.uid = uid;
         this.classpath = classpath;
@@ -114,7 +125,8 @@ final class KitRun {
                 continue;
             }
             for (PathKind k : PathKind.values()) {
-                if (!a.kinds().contains(k) || (k == PathKind.MISSING && !includeMissing)) {
+                if (!a.kinds().contains(k) || (k == PathKind.MISSING && !includeMissing)
+                        || (k == PathKind.LINKED && !includeLinked)) {
                     continue;
                 }
                 String id = a.id() + "-" + k.id();

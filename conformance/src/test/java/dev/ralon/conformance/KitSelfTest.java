@@ -37,7 +37,7 @@ class KitSelfTest {
                 .filter(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT)
                 .filter(a -> !a.rootOnly() || KitRun.currentUid() == 0)
                 .filter(a -> !a.viaTerminal()) // the host's terminal guard blocks it whatever the enforcer does
-                .mapToLong(a -> a.kinds().size()).sum();
+                .mapToLong(a -> a.kinds().stream().filter(k -> k != PathKind.LINKED).count()).sum(); // links: not covered
         // One breach of agent.lock that replaced it (a new inode: sed -i, git checkout, …) makes every later attack on
         // it "not judged" (aborted with the reason), never a cascade of false failures; content breaches that kept
         // the inode are restored in place and later attacks are judged.
