@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
@@ -11,6 +12,7 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.Rule;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -22,8 +24,44 @@ final class Backends {
     private Backends() {
     }
 
+    private static PluginDirectory plugins;
+
+    /** The plugin directory beside the executable, read once per process. */
+    static synchronized PluginDirectory plugins() {
+        if (plugins == null) {
+            plugins = PluginDirectory.find();
+        }
+        return plugins;
+    }
+
+    /** The built-in backends and those of the plugin directory's trusted jars, each isolated (Enforcers). */
     static Enforcers discover() {
-        return Enforcers.discover(Backends.class.getClassLoader());
+        return Enforcers.discover(Backends.class.getClassLoader(), plugins().jars());
+    }
+
+    /** What discovery refused or could not load, one line each: the plugin directory's refusals first. */
+    static List<String> problems(Enforcers enforcers) {
+        List<String> all = new ArrayList<>(plugins().refused());
+        all.addAll(enforcers.problems());
+        return all;
+    }
+
+    /** Where a backend came from, for status: "built in", or the plugin jar. */
+    static String origin(Enforcer e) {
+        String o = Enforcers.origin(e);
+        PluginDirectory p = plugins();
+        return p.jars().stream().anyMatch(j -> j.toString().equals(o)) ? o : "built in";
+    }
+
+    /** The "unknown backend" line: the known names, and where a third-party backend goes. */
+    static String unknownBackend(Enforcers enforcers, String name) {
+        Path dir = plugins().dir();
+        return "unknown backend '" + name + "'; known backends: "
+                + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))
+                + (dir != null ? "; a third-party backend is added by putting its jar in " + dir
+                : "; a third-party backend is added by putting its jar in " + PluginDirectory.NAME
+                + "/ beside the ralon executable")
+                + " (docs/writing-an-enforcer.md)";
     }
 
     /** An enforcer with what its probe said. */
@@ -36,8 +74,7 @@ final class Backends {
      */
     static Probed choose(Enforcers enforcers, String pinned) {
         if (pinned != null) {
-            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error("unknown backend '" + pinned
-                    + "'; known backends: " + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))));
+            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error(unknownBackend(enforcers, pinned)));
             Probe p = safeProbe(e);
             if (!p.available()) {
                 throw CliException.error("backend " + e.name() + " cannot enforce on this host: " + p.detail()
@@ -61,23 +98,53 @@ final class Backends {
                 + "; `--backend noop` runs the command unprotected");
     }
 
-    /** A backend chosen for a protected set, with its plan and why stronger backends were passed over. */
-    record Choice(Probed probed, Plan plan, List<String> passedOver) {
+    /** A backend chosen for a protected set, with its plan, the host's admission and why stronger ones were passed over. */
+    record Choice(Probed probed, Plan plan, Admission admission, List<String> passedOver) {
     }
 
     /**
-     * The backend {@code run} uses for this protected set, and its plan. The machine decides, never the policy:
-     * pinned, that one (exit 2 when unknown or unavailable); else the available backend of highest rank above 0
-     * (mount wherever user namespaces work), whatever its plan says, so that the content of agent.lock can never
-     * switch a run to a backend with other costs (Landlock's create-restricted directories). A protected path that
-     * does not exist is left out of the plan of a backend that cannot stop its creation
-     * ({@link #notPreventable}); {@code run} says so in one line.
-     *
-     * @return the choice; {@code passedOver} is always empty (kept for callers that print it)
+     * The backend {@code run} uses for this protected set, its plan and the host's admission. The machine decides,
+     * never the policy: pinned, that one (exit 2 when unknown or unavailable, or when its plan() fails); else the
+     * available backend of highest rank above 0 (mount wherever user namespaces work), whatever its admission says, so
+     * that the content of agent.lock can never switch a run to a backend with other costs (Landlock's
+     * create-restricted directories). What the plan leaves uncovered is decided by the host ({@link Admission}): a
+     * plan that is not admitted makes {@code run} refuse, never choose another backend. Only a backend whose plan()
+     * fails (a plugin's fault, isolated) is passed over, with its one line.
      */
-    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set) {
-        Probed p = choose(enforcers, pinned);
-        return new Choice(p, p.enforcer().plan(forBackend(set, p.enforcer())), List.of());
+    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete) {
+        if (pinned != null) {
+            Probed p = choose(enforcers, pinned);
+            Plan plan;
+            try {
+                plan = p.enforcer().plan(set);
+            } catch (EnforcerFailure f) {
+                throw CliException.error(f.getMessage() + " (nothing was started)");
+            }
+            return new Choice(p, plan, Admission.of(p.enforcer(), set, plan, incomplete), List.of());
+        }
+        List<String> passedOver = new ArrayList<>();
+        List<String> why = new ArrayList<>();
+        for (Enforcer e : enforcers.all()) {
+            if (e.rank() <= 0) {
+                continue;
+            }
+            Probe probe = safeProbe(e);
+            if (!probe.available()) {
+                why.add(e.name() + ": " + probe.detail() + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")"));
+                continue;
+            }
+            Plan plan;
+            try {
+                plan = e.plan(set);
+            } catch (EnforcerFailure f) {
+                passedOver.add(f.getMessage());
+                continue;
+            }
+            return new Choice(new Probed(e, probe), plan, Admission.of(e, set, plan, incomplete), List.copyOf(passedOver));
+        }
+        throw CliException.error("no backend can enforce on this host"
+                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
+                + "; `--backend noop` runs the command unprotected");
     }
 
     /**
@@ -91,7 +158,7 @@ final class Backends {
         return set.paths().stream().filter(pp -> pp.kind() == ProtectedPath.Kind.MISSING).toList();
     }
 
-    /** {@code set} without the {@link #notPreventable} paths of {@code e}: what its plan can cover. */
+    /** {@code set} without the {@link #notPreventable} paths of {@code e}: what its plan locks. */
     static ProtectedSet forBackend(ProtectedSet set, Enforcer e) {
         List<ProtectedPath> gone = notPreventable(set, e);
         if (gone.isEmpty()) {
@@ -106,8 +173,8 @@ final class Backends {
         try {
             Probe p = e.probe();
             return p != null ? p : Probe.unavailable("its probe returned nothing", "");
-        } catch (RuntimeException | LinkageError ex) {
-            return Probe.unavailable("its probe failed: " + CliException.oneLine(String.valueOf(ex.getMessage())), "");
+        } catch (EnforcerFailure ex) { // discovered enforcers are isolated: any failure of theirs arrives as this
+            return Probe.unavailable(CliException.oneLine(ex.getMessage()), "");
         }
     }
 

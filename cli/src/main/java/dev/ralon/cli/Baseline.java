@@ -307,8 +307,13 @@ final class Baseline {
         }
         List<Item> candidates = new ArrayList<>();
         for (Item i : items) {
+            ProtectedPath uncovered = i.paths().stream().filter(p -> p.kind() != ProtectedPath.Kind.MISSING
+                    && !enforcer.coveredKinds().contains(p.kind())).findFirst().orElse(null);
             if (i.absent() && !enforcer.guarantees().contains(Guarantee.CREATE_MISSING)) {
                 dropped.add(new Dropped(i, ABSENT));
+            } else if (uncovered != null) { // host-side admission would refuse the run for it (Admission)
+                dropped.add(new Dropped(i, "backend " + enforcer.name() + " does not declare that it covers "
+                        + uncovered.path() + " (" + uncovered.kind().name().toLowerCase(java.util.Locale.ROOT) + ")"));
             } else {
                 candidates.add(i);
             }
@@ -317,7 +322,7 @@ final class Baseline {
             return new Applied(set, plan, List.of(), dropped);
         }
         Plan with = enforcer.plan(merge(set, candidates));
-        List<String> newRefusals = new ArrayList<>(with.refusals());
+        List<Plan.Refusal> newRefusals = new ArrayList<>(with.refusals());
         newRefusals.removeAll(plan.refusals());
         Set<Path> newRestricted = new HashSet<>(with.createRestricted());
         newRestricted.removeAll(plan.createRestricted());
@@ -328,9 +333,9 @@ final class Baseline {
         for (Item i : candidates) {
             String why = null;
             for (ProtectedPath p : i.paths()) {
-                for (String r : newRefusals) {
-                    if (r.contains(p.path().toString())) {
-                        why = "the plan refuses it: " + r;
+                for (Plan.Refusal r : newRefusals) {
+                    if (p.path().equals(r.path()) || r.reason().contains(p.path().toString())) {
+                        why = "the plan refuses it: " + r.reason();
                     }
                 }
                 for (Path a = p.path().getParent(); why == null && a != null; a = a.getParent()) {

@@ -2,6 +2,7 @@ package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Launch;
@@ -131,46 +132,46 @@ final class RunCommand implements Callable<Integer> {
         String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();
-        for (String problem : enforcers.problems()) {
+        for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, backend, policySet);
+        Backends.Choice choice = Backends.choose(enforcers, backend, policySet, expansion.incomplete());
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
         // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
         // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
-        ProtectedSet policyPlanned = Backends.forBackend(policySet, enforcer);
-        Baseline.Applied baseline = noBaseline ? null : Baseline.apply(enforcer, policyPlanned, choice.plan(),
-                Baseline.items(expansion.policy().root(), System.getenv()));
-        Plan plan = baseline == null ? choice.plan() : baseline.plan();
-        // set: every protected path (the missing ones this backend cannot cover included); planned: what the plan covers
-        ProtectedSet set = baseline == null ? policySet : Baseline.merge(policySet, baseline.kept());
-        ProtectedSet planned = baseline == null ? policyPlanned : baseline.set();
-        List<ProtectedPath> notPreventable = Backends.notPreventable(policySet, enforcer);
-        List<String> notes = new ArrayList<>();
-        String missingLine = StartReport.missingLine(enforcer, policySet, notPreventable);
-        if (missingLine != null) {
-            notes.add(missingLine);
+        Baseline.Applied baseline;
+        try {
+            baseline = noBaseline ? null : Baseline.apply(enforcer, policySet, choice.plan(),
+                    Baseline.items(expansion.policy().root(), System.getenv()));
+        } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
+            throw CliException.error(f.getMessage() + " (nothing was started)");
         }
+        ProtectedSet set = baseline == null ? policySet : baseline.set();
+        Plan plan = baseline == null ? choice.plan() : baseline.plan();
+        // what the run locks: the set less the missing paths this backend cannot stop being created (Admission says so)
+        ProtectedSet planned = Backends.forBackend(set, enforcer);
+        List<ProtectedPath> notPreventable = Backends.notPreventable(set, enforcer);
         List<String> gitNotes = StartReport.gitNotes(enforcer, set, plan);
         for (String passed : json ? List.<String>of() : choice.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
 
-        List<String> refusals = new ArrayList<>(plan.refusals());
-        refusals.addAll(expansion.incomplete()); // the protected set may miss a path: never enforce it silently
-        boolean enforceable = refusals.isEmpty();
+        // decided by the host, for every backend alike, on the set and plan that will run (the baseline included)
+        Admission admission = baseline == null ? choice.admission()
+                : Admission.of(enforcer, set, plan, expansion.incomplete());
+        List<String> refusals = admission.reasons();
+        boolean enforceable = admission.enforceable();
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
 
         if (dryRun) {
             if (json) {
-                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, refusals);
+                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, admission);
                 doc.put("policies", policies.files().stream().map(Path::toString).toList());
                 doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
                 doc.put("baseline", Baseline.json(baseline));
-                doc.put("notPreventable", notPreventable.stream().map(pp -> pp.path().toString()).toList());
                 doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
-                doc.put("notes", notes);
                 @SuppressWarnings("unchecked")
                 List<String> w = (List<String>) doc.get("warnings");
                 w.addAll(gitNotes);
@@ -179,7 +180,7 @@ final class RunCommand implements Callable<Integer> {
                 if (leftOut != null) {
                     out.println("note: " + leftOut);
                 }
-                List<String> extra = new ArrayList<>(notes);
+                List<String> extra = new ArrayList<>();
                 String expandedLine = StartReport.expandedLine(policies);
                 if (expandedLine != null) {
                     extra.add("note: " + expandedLine);
@@ -187,7 +188,7 @@ final class RunCommand implements Callable<Integer> {
                 for (String g : gitNotes) {
                     extra.add("warning: " + g);
                 }
-                printPlan(out, enforcer, chosen, set, policies, plan, refusals, extra);
+                printPlan(out, enforcer, chosen, set, policies, plan, admission, extra);
                 Baseline.print(out, baseline, enforcer.name());
             }
             out.flush();
@@ -198,13 +199,16 @@ final class RunCommand implements Callable<Integer> {
             err.println("ralon: note: " + leftOut);
         }
         for (String w : set.warnings()) {
-            if (!notPreventable.isEmpty() && w.endsWith(" names nothing that exists yet")) {
-                continue; // the one line about missing paths (missingLine) says it, with what it means in this run
+            if (notCreateProtected != null && w.endsWith(" names nothing that exists yet")) {
+                continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
             }
             err.println("ralon: warning: " + w);
         }
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);
+        }
+        if (notCreateProtected != null) {
+            err.println("ralon: " + notCreateProtected);
         }
         String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
         if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
@@ -212,9 +216,6 @@ final class RunCommand implements Callable<Integer> {
         }
         for (String w : gitNotes) {
             err.println("ralon: warning: " + w);
-        }
-        for (String n : notes) {
-            err.println("ralon: " + n);
         }
         if ("landlock".equals(enforcer.name())) {
             String home = System.getenv("HOME");
@@ -232,7 +233,10 @@ final class RunCommand implements Callable<Integer> {
             for (String r : refusals) {
                 err.println("ralon: DEGRADED: " + r);
             }
-            Set<Guarantee> missing = plan.missing().isEmpty() ? enforcer.guarantees() : plan.missing();
+            Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+            for (Plan.Refusal r : admission.refusals()) {
+                missing.addAll(r.lost().isEmpty() ? enforcer.guarantees() : r.lost());
+            }
             err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(missing));
         }
         if (enforcer.guarantees().isEmpty()) {
@@ -250,6 +254,8 @@ final class RunCommand implements Callable<Integer> {
             launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        } catch (EnforcerFailure e) {
+            throw CliException.error(e.getMessage() + " (nothing was started)");
         }
         if (!quiet) {
             err.println(StartReport.startLine(enforcer, planned, notPreventable, policies));
@@ -269,7 +275,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, PolicySet policies, Plan plan, List<String> refusals, List<String> extra) {
+                          ProtectedSet set, PolicySet policies, Plan plan, Admission admission, List<String> extra) {
+        List<String> refusals = admission.reasons();
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         for (Path file : policies.files()) { // every file in force, farthest first
             out.println("policy: " + file);
@@ -299,6 +306,10 @@ final class RunCommand implements Callable<Integer> {
         for (String x : extra) {
             out.println(x);
         }
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
+        if (notCreateProtected != null) {
+            out.println(notCreateProtected);
+        }
         for (String r : refusals) {
             out.println("cannot enforce: " + r);
         }
@@ -306,7 +317,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                                        ProtectedSet set, Plan plan, List<String> refusals) {
+                                        ProtectedSet set, Plan plan, Admission admission) {
+        List<String> refusals = admission.reasons();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("format", Json.FORMAT);
         doc.put("backend", enforcer.name());
@@ -316,7 +328,9 @@ final class RunCommand implements Callable<Integer> {
         doc.put("enforceable", refusals.isEmpty());
         doc.put("guarantees", ids(enforcer.guarantees()));
         doc.put("notGuaranteed", ids(Backends.notDeclared(enforcer)));
-        doc.put("missing", ids(plan.missing()));
+        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        admission.refusals().forEach(r -> missing.addAll(r.lost()));
+        doc.put("missing", ids(missing));
         List<Object> paths = new ArrayList<>();
         for (ProtectedPath p : set.paths()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -340,6 +354,16 @@ final class RunCommand implements Callable<Integer> {
         warnings.addAll(plan.warnings());
         doc.put("warnings", warnings);
         doc.put("refusals", refusals);
+        List<Object> uncovered = new ArrayList<>();
+        for (Plan.Refusal r : admission.refusals()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", r.path() == null ? null : r.path().toString());
+            m.put("reason", r.reason());
+            m.put("lost", ids(r.lost()));
+            uncovered.add(m);
+        }
+        doc.put("refusalDetails", uncovered);
+        doc.put("notProtectedAgainstCreation", admission.notCreateProtected().stream().map(Path::toString).toList());
         return doc;
     }
 

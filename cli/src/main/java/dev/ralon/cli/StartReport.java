@@ -60,22 +60,6 @@ final class StartReport {
     }
 
     /**
-     * The line about missing paths the backend cannot stop being created (left out of its plan by
-     * {@link Backends#forBackend}), or null when there are none.
-     */
-    static String missingLine(Enforcer enforcer, ProtectedSet set, List<ProtectedPath> notPreventable) {
-        if (notPreventable.isEmpty()) {
-            return null;
-        }
-        int n = notPreventable.size();
-        return "note: " + names(notPreventable.stream().map(p -> rel(set.root(), p.path())).toList())
-                + (n == 1 ? " does" : " do") + " not exist: the " + enforcer.name() + " backend cannot stop "
-                + (n == 1 ? "it" : "them") + " being created in this run (protected from the next start once "
-                + (n == 1 ? "it exists" : "they exist") + "; --backend landlock refuses the creation, at the cost of"
-                + " create-restricted directories)";
-    }
-
-    /**
      * Where the kernel's error code would mislead an agent: under mount, removing or renaming a protected path fails
      * with EBUSY ("Device or resource busy": it is a mount point, mount(2)/rename(2)/unlink(2)), which agents read as
      * "try again". Null when nothing needs saying.

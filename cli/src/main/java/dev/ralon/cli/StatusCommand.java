@@ -54,7 +54,7 @@ final class StatusCommand implements Callable<Integer> {
         }
         String pick;
         try {
-            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp)).probed().enforcer().name();
+            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp), exp.incomplete()).probed().enforcer().name();
         } catch (CliException e) {
             pick = null;
         }
@@ -72,7 +72,7 @@ final class StatusCommand implements Callable<Integer> {
             warnings.addAll(p.warnings());
         }
         warnings.addAll(exp.warnings());
-        warnings.addAll(enforcers.problems());
+        warnings.addAll(Backends.problems(enforcers));
 
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -105,9 +105,11 @@ final class StatusCommand implements Callable<Integer> {
                 m.put("description", p.enforcer().description());
                 m.put("guarantees", RunCommand.ids(p.enforcer().guarantees()));
                 m.put("notGuaranteed", RunCommand.ids(Backends.notDeclared(p.enforcer())));
+                m.put("from", Backends.origin(p.enforcer()));
                 backends.add(m);
             }
             doc.put("backends", backends);
+            doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
             Map<String, Object> bl = new LinkedHashMap<>();
             bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
@@ -162,6 +164,17 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(String.format("  %-10s %-9s not guaranteed: %s", "", "",
                         Backends.guaranteeIds(Backends.notDeclared(p.enforcer()))));
             }
+        }
+        PluginDirectory plugins = Backends.plugins();
+        if (plugins.dir() != null) {
+            List<String> from = new ArrayList<>();
+            for (Backends.Probed p : probed) {
+                String o = Backends.origin(p.enforcer());
+                if (!o.equals("built in")) {
+                    from.add(p.enforcer().name() + " from " + o);
+                }
+            }
+            out.println("plugins (" + plugins.dir() + "): " + (from.isEmpty() ? "none" : String.join(", ", from)));
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
         printBaseline(out, baselineItems, baselineBy);

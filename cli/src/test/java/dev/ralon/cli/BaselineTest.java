@@ -165,7 +165,7 @@ class BaselineTest {
                     restricted.add(a);
                 }
             }
-            return new Plan(name(), List.of(), List.copyOf(restricted), List.of(), List.of(), Set.of(), null);
+            return Plan.builder(name()).createRestricted(List.copyOf(restricted)).build();
         }
 
         @Override

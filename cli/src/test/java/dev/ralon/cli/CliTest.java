@@ -472,7 +472,7 @@ class CliTest {
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
-                "protectedPaths", "expandedAtStart", "warnings", "backends", "runWouldUse", "enforcedBy", "baseline"),
+                "protectedPaths", "expandedAtStart", "warnings", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory"),
                 doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));
@@ -491,7 +491,7 @@ class CliTest {
         for (int i = 0; i < backends.length(); i++) {
             JSONObject b = backends.getJSONObject(i);
             assertEquals(java.util.Set.of("name", "rank", "available", "detail", "fix", "description", "guarantees",
-                    "notGuaranteed"), b.keySet());
+                    "notGuaranteed", "from"), b.keySet());
             if (b.getString("name").equals("noop")) {
                 noop = true;
                 assertTrue(b.getBoolean("available"));

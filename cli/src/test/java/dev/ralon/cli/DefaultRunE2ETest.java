@@ -138,8 +138,8 @@ class DefaultRunE2ETest {
                 List<String> lines = r.err().lines().toList();
                 assertEquals(1, lines.stream().filter(l -> l.contains(".env.production")
                         && !l.contains(" locked via ")).count(), "one line about the missing path: " + label);
-                assertTrue(lines.stream().anyMatch(l -> l.startsWith("ralon: note: .env.production does not exist:"
-                        + " the mount backend cannot stop it being created")), label);
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("ralon: not protected against creation:"
+                        + " .env.production (does not exist, and backend mount cannot stop it being created")), label);
                 assertTrue(lines.contains("ralon: 3 paths locked via the mount backend; not covered: creating"
                         + " .env.production (missing at start)"), label);
                 assertTrue(lines.stream().anyMatch(l -> l.contains("(EBUSY, on rename or delete) mean the path is"

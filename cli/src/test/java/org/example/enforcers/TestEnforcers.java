@@ -37,8 +37,7 @@ public final class TestEnforcers {
 
         @Override
         public Plan plan(ProtectedSet set) {
-            return new Plan(name(), List.of(new Plan.Step("test-step", set.root(), "nothing")), List.of(), List.of(),
-                    List.of(), Set.of(), null);
+            return Plan.builder(name()).step("test-step", set.root(), "nothing").build();
         }
 
         @Override
@@ -61,8 +60,8 @@ public final class TestEnforcers {
 
         @Override
         public Plan plan(ProtectedSet set) {
-            return new Plan(name(), List.of(), List.of(), List.of(), List.of("test-refuser cannot protect "
-                    + set.paths().size() + " paths"), Set.of(Guarantee.MODIFY_CONTENT), null);
+            return Plan.builder(name()).refuse("test-refuser cannot protect " + set.paths().size() + " paths",
+                    Set.of(Guarantee.MODIFY_CONTENT)).build();
         }
     }
 

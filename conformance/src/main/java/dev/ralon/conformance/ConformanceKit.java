@@ -72,6 +72,15 @@ public final class ConformanceKit {
     /** uid of "nobody", the unprivileged user CI runs the kit as. */
     public static final int NOBODY = 65534;
 
+    /**
+     * System property: when {@code true}, the attacked project of a run with any failure is kept under /tmp (and its
+     * path printed) instead of being deleted, to look at what the attacks left.
+     */
+    public static final String KEEP_PROPERTY = "ralon.conformance.keep";
+
+    /** System property: a directory where every run writes one tab-separated line per (attack × kind). */
+    public static final String RESULTS_PROPERTY = "ralon.conformance.results";
+
     private static final Map<Integer, KitRun.Result> CONTROLS = new ConcurrentHashMap<>();
 
     private final String name;
@@ -108,7 +117,7 @@ public final class ConformanceKit {
             return this;
         }
 
-        /** Runs as uid 65534 (nobody), the unprivileged user of DESIGN-NOTES §8. */
+        /** Runs as uid 65534 (nobody), the unprivileged user CI runs the kit as (needs root). */
         public Builder asNobody() {
             return asUser(NOBODY);
         }
@@ -130,9 +139,15 @@ public final class ConformanceKit {
         }
     }
 
-    /** One (attack × kind) verdict. */
+    /**
+     * One (attack × kind) verdict.
+     *
+     * @param notJudged why this case could not be judged (an earlier breach replaced the policy file, whose
+     *                  protection in the sandbox then cannot speak for the new file), or null when it was judged;
+     *                  a case not judged neither passes nor fails: its test is aborted with this reason
+     */
     public record Verdict(String caseId, Attack attack, PathKind kind, boolean declared, boolean brokeThrough,
-                          boolean controlChanged, String failure, String detail) {
+                          boolean controlChanged, String failure, String detail, String notJudged) {
         public boolean passed() {
             return failure == null;
         }
@@ -245,6 +260,12 @@ public final class ConformanceKit {
         Report r = run();
         List<DynamicNode> nodes = new ArrayList<>();
         String prefix = "[" + who() + "] ";
+        if (r.verdicts().isEmpty()) {
+            // a kit that attacked nothing must not report success
+            return Stream.of(DynamicTest.dynamicTest(prefix + "the kit made its attacks", () -> {
+                throw new AssertionFailedError("the conformance kit ran no attack against backend " + name);
+            }));
+        }
         nodes.add(DynamicTest.dynamicTest(prefix + "ralon run --backend " + name + " ran the attack script to its end",
                 () -> {
                     if (r.setupFailure() != null) {
@@ -268,6 +289,9 @@ public final class ConformanceKit {
                     continue;
                 }
                 String outcome = v.brokeThrough() ? "got through" : "blocked";
+                if (v.notJudged() != null) {
+                    outcome = "not judged";
+                }
                 tests.add(DynamicTest.dynamicTest(prefix + v.attack().id() + " x " + v.kind().id() + " -> " + outcome
                         + (declared ? "" : " (not declared)"), () -> {
                     if (v.failure() != null && v.failure().startsWith(NOT_JUDGED) && !inCi()) {
@@ -275,6 +299,9 @@ public final class ConformanceKit {
                     }
                     if (v.failure() != null) {
                         throw new AssertionFailedError(v.failure());
+                    }
+                    if (v.notJudged() != null) {
+                        Assumptions.abort(v.notJudged());
                     }
                 }));
             }
@@ -310,7 +337,10 @@ public final class ConformanceKit {
         }
         String cp = KitRun.readableClasspath();
         KitRun.Result control = name.equals("noop") ? null : control(cp);
-        KitRun run = new KitRun(name, uid, cp, includeMissing);
+        // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
+        // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
+        boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
+        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked);
         KitRun.Result result;
         boolean nextRestricted;
         String planProblem;
@@ -319,11 +349,12 @@ public final class ConformanceKit {
             Plan plan = enforcer.plan(protectedSet(run.project().resolve("agent.lock")));
             nextRestricted = plan.createRestricted().contains(run.project().resolve("c/ok-next/w"));
             planProblem = plan.enforceable() ? null : "the plan for the kit's project has refusals: "
-                    + String.join("; ", plan.refusals());
+                    + plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
             Objects.requireNonNull(policy);
             result = run.execute(timeoutSeconds);
-        } finally {
+        } catch (IOException | RuntimeException e) {
             run.delete();
+            throw e;
         }
         if (control == null) {
             control = result;
@@ -350,10 +381,15 @@ public final class ConformanceKit {
             String failure = null;
             if (setupFailure != null) {
                 failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
+            } else if (o.notJudged() != null) {
+                failure = null;
             } else if (isDeclared && o.changed()) {
+                String own = result.logOf(c.id()).strip();
                 failure = "backend " + name + " declares " + c.attack().guarantee().id() + ", but attack '"
                         + c.attack().id() + "' (" + c.attack().title() + ") on " + where + " got through (rc "
-                        + o.rc() + "); changed on disk: " + String.join("; ", o.changes());
+                        + o.rc() + "); changed on disk: " + String.join("; ", o.changes())
+                        + "\n--- the attack's own output ---\n" + (own.isEmpty() ? "(none)" : own)
+                        + "\n--- the sandboxed process ---\n" + result.sandbox().replace(";", "\n");
             } else if (!o.changed() && !controlChanged && c.attack().viaTerminal()) {
                 failure = NOT_JUDGED + "attack '" + c.attack().id() + "' changed nothing even when its program was"
                         + " started plainly from the shell: this machine does not let this user inject into its"
@@ -364,23 +400,34 @@ public final class ConformanceKit {
                         + " under --backend noop (rc " + (co == null ? "none" : co.rc()) + ")";
             }
             verdicts.add(new Verdict(c.id(), c.attack(), c.kind(), isDeclared, o.changed(), controlChanged, failure,
-                    o.changed() ? String.join("; ", o.changes()) : "unchanged (rc " + o.rc() + ")"));
+                    o.notJudged() != null ? o.notJudged()
+                            : o.changed() ? String.join("; ", o.changes()) : "unchanged (rc " + o.rc() + ")",
+                    o.notJudged()));
         }
         Report rep = new Report(name, uid, declared, setupFailure, sanity, verdicts, unsupported);
+        boolean failed = setupFailure != null || verdicts.stream().anyMatch(v -> !v.passed())
+                || sanity.values().stream().anyMatch(Objects::nonNull);
+        if (failed && Boolean.getBoolean(KEEP_PROPERTY)) {
+            System.out.println("ralon conformance kit: kept the attacked project of backend " + name + ", uid " + uid
+                    + " in " + run.project() + " (each case in c/ATTACK-KIND/; the attack script and its log in "
+                    + run.project().resolveSibling("home") + "); delete it when done");
+        } else {
+            run.delete();
+        }
         StringBuilder summary = new StringBuilder("ralon conformance kit: backend " + name + ", uid " + uid + "\n");
         for (Guarantee g : Guarantee.values()) {
             summary.append("  ").append(g.id()).append(": ").append(rep.status(g)).append('\n');
         }
         System.out.print(summary);
-        String resultsDir = System.getProperty("ralon.conformance.results");
+        String resultsDir = System.getProperty(RESULTS_PROPERTY);
         if (resultsDir != null) {
             // one line per (attack x kind): for tables such as docs/conformance.md's results matrix
             StringBuilder tsv = new StringBuilder();
             for (Verdict v : verdicts) {
                 tsv.append(v.attack().id()).append('\t').append(v.kind().id()).append('\t')
                         .append(v.attack().guarantee().id()).append('\t').append(v.declared() ? "declared" : "undeclared")
-                        .append('\t').append(v.brokeThrough() ? "through" : "blocked").append('\t')
-                        .append(v.passed() ? "pass" : "FAIL").append('\n');
+                        .append('\t').append(v.notJudged() != null ? "not-judged" : v.brokeThrough() ? "through" : "blocked")
+                        .append('\t').append(v.notJudged() != null ? "not-judged" : v.passed() ? "pass" : "FAIL").append('\n');
             }
             Path dir = Files.createDirectories(Path.of(resultsDir));
             Files.writeString(dir.resolve(name + "-uid" + uid + ".tsv"), tsv.toString());
@@ -423,6 +470,16 @@ public final class ConformanceKit {
         }
         out.put("protected files can be read", Objects.equals(s.get("read-expected"), s.get("read-copy")) ? null
                 : "reading protected files gave other bytes (rc " + s.get("ok-read-protected") + ")" + context);
+        out.put("the command runs as the process ralon was started as (no supervisor)",
+                Objects.equals(s.get("pid-expected"), s.get("pid-seen")) ? null
+                        : "the sandboxed command's pid is " + s.get("pid-seen") + ", but `ralon run` was started as pid "
+                        + s.get("pid-expected") + ": something stays between ralon's process and the command (a"
+                        + " supervising parent), so signals, job control and the exit status no longer reach the command"
+                        + " as they reach the built-in backends' commands; the SPI's Enforcer contract forbids it (exec"
+                        + " the command in place: unshare without --fork)" + context);
+        out.put("a signal sent to that pid reaches the command", "USR1".equals(s.get("ok-signal")) ? null
+                : "SIGUSR1 sent to the pid `ralon run` was started as did not reach the command (it saw: "
+                + s.get("ok-signal") + ")" + context);
         String gs = s.get("git-status");
         out.put("git status works", "0".equals(s.get("ok-git-status")) && gs != null && gs.contains("agent.lock")
                 ? null : "git status failed or did not see the modified agent.lock (rc " + s.get("ok-git-status")
@@ -439,7 +496,7 @@ public final class ConformanceKit {
             Plan plan = enforcer.plan(protectedSet(lock));
             if (!plan.enforceable() || plan.missing().contains(Guarantee.CREATE_MISSING)) {
                 return plan.refusals().isEmpty() ? "the plan reports create-missing as missing"
-                        : String.join("; ", plan.refusals());
+                        : plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
             }
             return null;
         } finally {

@@ -53,17 +53,39 @@ final class KitRun {
         }
     }
 
-    /** What one case did: result line from inside (informative) and the changes seen from outside. */
-    record Outcome(String rc, List<String> changes) {
+    /**
+     * What one case did: result line from inside (informative), the changes seen from outside, and why it could not
+     * be judged (null when it could: see {@link #restorePolicy}).
+     */
+    record Outcome(String rc, List<String> changes, String notJudged) {
+        Outcome(String rc, List<String> changes) {
+            this(rc, changes, null);
+        }
+
         boolean changed() {
-            return !changes.isEmpty();
+            return notJudged == null && !changes.isEmpty();
         }
     }
 
     /** The whole run. */
     record Result(String backend, int uid, int exit, String output, String stderr, String log,
                   Map<String, Outcome> outcomes, Map<String, String> sanity, boolean createNextToProtectedExpected,
-                  Map<String, Outcome> plainOutcomes) {
+                  Map<String, Outcome> plainOutcomes, long pid, String sandbox) {
+        /** The part of the attack log written by case {@code id} (its stdout and stderr), or "" when none. */
+        String logOf(String id) {
+            StringBuilder b = new StringBuilder();
+            boolean in = false;
+            for (String line : log.lines().toList()) {
+                if (line.startsWith("== ")) {
+                    in = line.equals("== " + id);
+                    continue;
+                }
+                if (in) {
+                    b.append(line).append('\n');
+                }
+            }
+            return b.toString();
+        }
     }
 
     private final String backend;
@@ -75,8 +97,19 @@ final class KitRun {
     private final Path home;
     private final Path free;
     private final boolean includeMissing;
+    private final boolean includeLinked;
 
     KitRun(String backend, int uid, String classpath, boolean includeMissing) throws IOException {
+        this(backend, uid, classpath, includeMissing, true);
+    }
+
+    /**
+     * @param includeLinked whether to make the cases of protected files reached through a symbolic link on the way:
+     *                      such a link is a protected path of kind SYMLINK, which the host refuses for a backend that
+     *                      does not declare it covers links (host-side admission), and the whole run would be refused
+     */
+    KitRun(String backend, int uid, String classpath, boolean includeMissing, boolean includeLinked) throws IOException {
+        this.includeLinked = includeLinked;
         this.backend = backend;
         this.uid = uid;
         this.classpath = classpath;
@@ -92,7 +125,8 @@ final class KitRun {
                 continue;
             }
             for (PathKind k : PathKind.values()) {
-                if (!a.kinds().contains(k) || (k == PathKind.MISSING && !includeMissing)) {
+                if (!a.kinds().contains(k) || (k == PathKind.MISSING && !includeMissing)
+                        || (k == PathKind.LINKED && !includeLinked)) {
                     continue;
                 }
                 String id = a.id() + "-" + k.id();
@@ -241,6 +275,11 @@ final class KitRun {
         s.append("P=").append(q(proj)).append("; F=").append(q(free)).append("; LOG=").append(q(home.resolve("attacks.log")))
                 .append("; export P F\n");
         s.append("cd \"$P\" || exit 70\n");
+        // who the sandboxed command is: its pid (must be the pid ralon was started as: no supervisor), its user
+        // namespace's uid map and its capabilities, for failure messages
+        s.append("echo \"PID $$\"\n");
+        s.append("{ echo \"uid_map: $(tr -s ' ' < /proc/self/uid_map | tr '\\n' ';')\"; grep -E '^(Uid|Cap(Prm|Eff|Bnd|Amb)):'"
+                + " /proc/self/status | tr -s '\\t ' ' '; } > \"$F/sandbox-identity\" 2>&1\n");
         // kit_program OP ID TARGET OTHER: one AttackProgram operation, for shell attacks that need a system call
         StringBuilder fn = new StringBuilder("kit_program() { ");
         for (String part : javaCommand(home, "dev.ralon.conformance.attack.AttackProgram")) {
@@ -285,6 +324,10 @@ final class KitRun {
             }
             s.append("echo \"SNAP ").append(c.id()).append("\"; read ack || exit 71; cd \"$P\" || exit 72\n");
         }
+        // signals sent to the pid ralon was started as reach the command (no supervisor in between)
+        s.append("got=none; trap 'got=USR1' USR1; echo SIGNAL-READY; i=0\n");
+        s.append("while [ \"$got\" = none ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\n");
+        s.append("trap - USR1; echo \"RESULT ok-signal $got\"\n");
         s.append("echo END\nexit ").append(EXIT_MARK).append('\n');
         return s.toString();
     }
@@ -354,6 +397,9 @@ final class KitRun {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Map<String, String> rc = new LinkedHashMap<>();
         String policyText = Files.readString(proj.resolve("agent.lock"));
+        Object policyInode = Files.getAttribute(proj.resolve("agent.lock"), "unix:ino", LinkOption.NOFOLLOW_LINKS);
+        String policyLost = null; // set once an earlier breach replaced agent.lock (its mount in the sandbox is gone)
+        long pid = -1;
 
         // A process of the same user, started plainly outside any sandbox, for the /proc/PID/root attack.
         Process outside = new ProcessBuilder(asUser(List.of("/bin/sleep", "600"))).start();
@@ -395,13 +441,23 @@ final class KitRun {
                 Matcher m = result.matcher(line);
                 if (m.matches()) {
                     rc.put(m.group(1), m.group(2));
+                } else if (line.startsWith("PID ")) {
+                    pid = Long.parseLong(line.substring(4).trim());
+                } else if (line.equals("SIGNAL-READY")) {
+                    run(List.of("kill", "-USR1", Long.toString(p.pid())), 10);
                 } else if (line.startsWith("SNAP ")) {
                     String id = line.substring(5).trim();
                     Case c = cases.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
                     SortedMap<String, String> after = watch(c);
-                    outcomes.put(id, new Outcome(rc.getOrDefault(id, "(no result)"),
-                            changes(c, before.get(id), after)));
-                    restorePolicy(policyText);
+                    outcomes.put(id, policyLost != null
+                            ? new Outcome(rc.getOrDefault(id, "(no result)"), List.of(), policyLost)
+                            : new Outcome(rc.getOrDefault(id, "(no result)"), changes(c, before.get(id), after)));
+                    // under noop (the control) nothing is bound to the inode: a recreated agent.lock is attacked as
+                    // well as the first one, and every attack must still show its effect there
+                    if (!restorePolicy(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
+                        policyLost = "not judged: attack '" + c.attack().id() + "' replaced agent.lock (a new inode);"
+                                + " the sandbox's protection of the old one cannot speak for the new one";
+                    }
                     for (Case other : cases) {
                         if (other.kind() == PathKind.POLICY) {
                             before.put(other.id(), watch(other));
@@ -445,8 +501,12 @@ final class KitRun {
         sanity.put("git-status", readOrNull(free.resolve("git-status.out")));
         String stderr = readOrNull(base.resolve("stderr.txt"));
         String log = readOrNull(home.resolve("attacks.log"));
+        String identity = readOrNull(free.resolve("sandbox-identity"));
+        sanity.put("pid-expected", Long.toString(p.pid()));
+        sanity.put("pid-seen", Long.toString(pid));
         return new Result(backend, uid, exit, output.toString(), stderr == null ? "" : stderr, log == null ? "" : log,
-                outcomes, sanity, true, plainOutcomes);
+                outcomes, sanity, true, plainOutcomes, pid,
+                identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
     }
 
     /**
@@ -528,31 +588,50 @@ final class KitRun {
         }
     }
 
-    /** Puts the project and agent.lock back as they were (only ever needed after an attack got through). */
-    private void restorePolicy(String policyText) throws IOException {
+    /**
+     * Puts the project and agent.lock back as they were (only ever needed after an attack got through), in place:
+     * the same inode, content written through the existing file, mode and owner set back. Deleting and rewriting it
+     * would drop its bind mount in the sandbox (a mount goes with the dentry it is on, mount_namespaces(7)), and every
+     * later attack on it would then break through because of the kit, not the enforcer.
+     *
+     * @return whether agent.lock is still the inode the run started with; when not (an attack deleted, renamed or
+     *         replaced it), it has been recreated, and later attacks on it cannot be judged
+     */
+    private boolean restorePolicy(String policyText, Object inode) throws IOException {
         Path moved = Path.of(proj + ".moved");
         if (!Files.exists(proj, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(moved, LinkOption.NOFOLLOW_LINKS)) {
             Files.move(moved, proj);
         }
         Path lock = proj.resolve("agent.lock");
-        boolean same;
+        boolean sameInode;
         try {
-            same = Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS) && Files.readString(lock).equals(policyText)
-                    && Files.getPosixFilePermissions(lock).equals(PosixFilePermissions.fromString("rw-r--r--"));
+            sameInode = Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)
+                    && inode.equals(Files.getAttribute(lock, "unix:ino", LinkOption.NOFOLLOW_LINKS));
         } catch (IOException e) {
-            same = false;
+            sameInode = false;
         }
-        if (!same) {
-            if (Files.isDirectory(lock, LinkOption.NOFOLLOW_LINKS)) {
-                run(List.of("rm", "-rf", lock.toString()), 30);
-            } else {
-                Files.deleteIfExists(lock);
+        if (sameInode) {
+            if (!Files.readString(lock).equals(policyText)) {
+                // O_WRONLY|O_TRUNC on the existing file: same inode
+                Files.writeString(lock, policyText, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
+                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
             }
-            write(lock, policyText);
-            if (uid != currentUid()) {
+            Files.setPosixFilePermissions(lock, PosixFilePermissions.fromString("rw-r--r--"));
+            if (currentUid() == 0) { // only root can have been breached by chown (a root-only attack)
                 run(List.of("chown", uid + ":" + uid, lock.toString()), 30);
             }
+            return true;
         }
+        if (Files.isDirectory(lock, LinkOption.NOFOLLOW_LINKS)) {
+            run(List.of("rm", "-rf", lock.toString()), 30);
+        } else {
+            Files.deleteIfExists(lock);
+        }
+        write(lock, policyText);
+        if (uid != currentUid()) {
+            run(List.of("chown", uid + ":" + uid, lock.toString()), 30);
+        }
+        return false;
     }
 
     void delete() {
@@ -615,7 +694,7 @@ final class KitRun {
 
     /**
      * The test class path (the enforcer under test, the kit, ralon-cli and its backends), copied once per JVM into a
-     * directory under /tmp every user may read, so that uid 65534 can run it (DESIGN-NOTES §8).
+     * directory under /tmp every user may read, so that uid 65534 can run it (a build tree under a home directory of mode 700 is not readable to it).
      */
     static synchronized String readableClasspath() throws IOException {
         if (sharedClasspath != null) {

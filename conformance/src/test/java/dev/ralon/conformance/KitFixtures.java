@@ -31,6 +31,13 @@ final class KitFixtures {
         }
     }
 
+    static final class Supervising {
+        @TestFactory
+        Stream<DynamicNode> kit() {
+            return ConformanceKit.forEnforcer("supervising").build().tests();
+        }
+    }
+
     static final class CapsKeeping {
         @TestFactory
         Stream<DynamicNode> kit() {

@@ -37,8 +37,21 @@ class KitSelfTest {
                 .filter(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT)
                 .filter(a -> !a.rootOnly() || KitRun.currentUid() == 0)
                 .filter(a -> !a.viaTerminal()) // the host's terminal guard blocks it whatever the enforcer does
-                .mapToLong(a -> a.kinds().size()).sum();
-        assertEquals(contentCases, failed.size(), "one failure per (modify-content attack x kind): "
+                .mapToLong(a -> a.kinds().stream().filter(k -> k != PathKind.LINKED).count()).sum(); // links: not covered
+        // One breach of agent.lock that replaced it (a new inode: sed -i, git checkout, …) makes every later attack on
+        // it "not judged" (aborted with the reason), never a cascade of false failures; content breaches that kept
+        // the inode are restored in place and later attacks are judged.
+        List<Event> notJudged = events.aborted().list();
+        assertTrue(notJudged.stream().allMatch(e -> name(e).contains(" x policy -> not judged")
+                && message(e).startsWith("not judged: attack '") && message(e).contains("' replaced agent.lock")),
+                notJudged.stream().map(e -> name(e) + ": " + message(e)).toList().toString());
+        assertTrue(failed.stream().anyMatch(e -> name(e).contains("] write x policy ")), "a first breach is judged");
+        assertTrue(failed.stream().anyMatch(e -> name(e).contains("] append x policy ")),
+                "a write restored in place keeps the next attack on agent.lock judged");
+        assertEquals(contentCases, failed.size() + notJudged.stream().filter(e -> Attacks.all().stream()
+                .anyMatch(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT
+                        && name(e).contains("] " + a.id() + " x policy "))).count(),
+                "one failure per (modify-content attack x kind), or not judged: "
                 + failed.stream().map(KitSelfTest::name).toList());
         assertTrue(failed.stream().allMatch(e -> message(e).startsWith("backend broken-claims declares modify-content, "
                 + "but attack '")), failed.stream().map(KitSelfTest::message).findFirst().orElse(""));
@@ -48,10 +61,11 @@ class KitSelfTest {
                 + " literally in agent.lock (c/write-file/w/target.txt) got through (rc 0); changed on disk:"
                 + " c/write-file/w/target.txt: file, "), m);
         assertTrue(m.contains("sha256=") && m.contains("size=20 -> 6"), m);
+        assertTrue(m.contains("\n--- the attack's own output ---\n") && m.contains("\n--- the sandboxed process ---\n")
+                && m.contains("uid_map: ") && m.contains("CapEff:"), m);
         assertTrue(name(write).endsWith("write x file -> got through"), name(write));
         // what it does not claim is reported breakable, and passes
         assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).contains("rm x file -> got through (not declared)")));
-        assertEquals(0, events.aborted().count());
     }
 
     @Test
@@ -83,7 +97,7 @@ class KitSelfTest {
                     && m.endsWith("yet every attack on it was blocked: declare it (claims must match reality in both"
                     + " directions)")), g + " in " + failed);
         }
-        // create-missing: not declared, and the plan refuses missing paths, which reports it unsupported
+        // create-missing: not declared, and its attacks get through (the host says so at start)
         assertTrue(events.succeeded().list().stream().anyMatch(e -> name(e).endsWith("create-missing is not declared:"
                 + " it must be breakable or reported unsupported")));
     }
@@ -111,6 +125,19 @@ class KitSelfTest {
         }
         assertTrue(failed.stream().allMatch(e -> mountTable.stream().anyMatch(id -> name(e).contains("] " + id + " x "))),
                 "only the mount-table attacks may fail: " + failed.stream().map(KitSelfTest::name).toList());
+    }
+
+    @Test
+    void anEnforcerThatStaysTheCommandsParentFailsTheNoSupervisorChecks() {
+        Events events = run(KitFixtures.Supervising.class);
+        List<Event> failed = events.failed().list();
+        Event pid = failed.stream().filter(e -> name(e).endsWith("the command runs as the process ralon was started as"
+                + " (no supervisor)")).findFirst().orElseThrow(() -> new AssertionError(failed.stream()
+                .map(KitSelfTest::name).toList().toString()));
+        assertTrue(message(pid).startsWith("the sandboxed command's pid is "), message(pid));
+        assertTrue(message(pid).contains("something stays between ralon's process and the command"), message(pid));
+        assertTrue(failed.stream().anyMatch(e -> name(e).endsWith("a signal sent to that pid reaches the command")),
+                failed.stream().map(KitSelfTest::name).toList().toString());
     }
 
     @Test

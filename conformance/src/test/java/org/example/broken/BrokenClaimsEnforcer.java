@@ -40,7 +40,7 @@ public final class BrokenClaimsEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return new Plan(name(), List.of(), List.of(), List.of(), List.of(), Set.of(), null);
+        return Plan.builder(name()).build();
     }
 
     @Override

@@ -67,23 +67,22 @@ public final class CapsKeepingEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet set) {
-        List<String> refusals = new ArrayList<>();
-        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        Plan.Builder plan = Plan.builder(name()).step("bind-readonly", null, "each path").payload(set);
         for (ProtectedPath p : set.paths()) {
             if (p.kind() != ProtectedPath.Kind.FILE && p.kind() != ProtectedPath.Kind.DIRECTORY) {
-                refusals.add("caps-keeping cannot protect " + p.path() + " (" + p.kind() + ")");
-                missing.add(Guarantee.CREATE_MISSING);
+                plan.refuse(p.path(), "caps-keeping cannot protect " + p.path() + " (" + p.kind() + ")",
+                        Set.of(Guarantee.CREATE_MISSING));
             }
         }
-        return new Plan(name(), List.of(new Plan.Step("bind-readonly", null, "each path")), List.of(), List.of(),
-                refusals, missing, set);
+        return plan.build();
     }
 
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        if (!(plan.payload() instanceof ProtectedSet set)) {
+        if (!plan.hasPayload(ProtectedSet.class)) {
             throw new EnforcementException("caps-keeping was given a plan it did not make");
         }
+        ProtectedSet set = plan.payload(ProtectedSet.class);
         List<String> argv = new ArrayList<>(List.of("/usr/bin/unshare", "--user", "--map-root-user", "--mount",
                 "--propagation", "private", "--", "/bin/sh", "-c", STAGE, "caps-keeping-stage",
                 command.cwd().toString()));

@@ -8,7 +8,6 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedSet;
 
-import java.util.List;
 import java.util.Set;
 
 /** Stands for a third party's enforcer (its package is outside dev.ralon). Registered for ServiceLoader as spi-test. */
@@ -52,7 +51,7 @@ public class ThirdPartyEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return new Plan(name, List.of(), List.of(), List.of(), List.of(), Set.of(), null);
+        return Plan.builder(name).build();
     }
 
     @Override

@@ -70,6 +70,13 @@ public final class LandlockEnforcer implements Enforcer {
             + " beside them; does not stop chmod, chown, utime or xattr changes (Landlock has no right for metadata)";
     }
 
+    /** Every kind of existing path: a protected link or special file sits in a directory on the way, where nothing can be created, removed or renamed. */
+    @Override
+    public Set<ProtectedPath.Kind> coveredKinds() {
+        return EnumSet.of(ProtectedPath.Kind.FILE, ProtectedPath.Kind.DIRECTORY, ProtectedPath.Kind.SYMLINK,
+                ProtectedPath.Kind.OTHER);
+    }
+
     @Override
     public int rank() {
         return 200;
@@ -171,24 +178,22 @@ public final class LandlockEnforcer implements Enforcer {
 
     /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */
     Plan plan(ProtectedSet protectedSet, int abi) {
-        List<String> refusals = new ArrayList<>();
-        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        List<Plan.Refusal> refusals = new ArrayList<>();
         if (abi < 0) {
-            refusals.add(reasonFor(abi));
-            missing.addAll(GUARANTEES);
+            refusals.add(Plan.Refusal.of(null, reasonFor(abi), GUARANTEES));
         } else if (abi < MIN_ABI) {
-            refusals.add("Landlock ABI " + abi + " cannot deny truncation (needs ABI 3, Linux 6.2): truncate(2),"
-                + " ftruncate(2) and O_TRUNC would empty protected files");
-            missing.add(Guarantee.MODIFY_CONTENT);
+            refusals.add(Plan.Refusal.of(null, "Landlock ABI " + abi + " cannot deny truncation (needs ABI 3, Linux 6.2): truncate(2),"
+                + " ftruncate(2) and O_TRUNC would empty protected files", Set.of(Guarantee.MODIFY_CONTENT)));
         }
         if (abi == NOT_USABLE) {
-            return new Plan(name(), List.of(), List.of(), List.of(), refusals, missing, null);
+            Plan.Builder b = Plan.builder(name());
+            refusals.forEach(b::refuse);
+            return b.build();
         }
         long handled = Access.handledFor(Math.max(abi, 1));
         RulePlanner.Result r = RulePlanner.plan(protectedSet, handled);
-        refusals.addAll(r.refusals());
-        if (!r.refusals().isEmpty()) {
-            missing.addAll(GUARANTEES);
+        for (String refusal : r.refusals()) {
+            refusals.add(Plan.Refusal.of(null, refusal, GUARANTEES));
         }
 
         List<Plan.Step> steps = new ArrayList<>();
@@ -232,7 +237,11 @@ public final class LandlockEnforcer implements Enforcer {
         }
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
             r.refusedPaths());
-        return new Plan(name(), steps, r.onTheWay(), warnings, refusals, missing, payload);
+        Plan.Builder plan = Plan.builder(name()).createRestricted(r.onTheWay()).payload(payload);
+        steps.forEach(plan::step);
+        warnings.forEach(plan::warning);
+        refusals.forEach(plan::refuse);
+        return plan.build();
     }
 
     /** How many directories nearest the project root are named in the one-line summary. */
@@ -288,10 +297,10 @@ public final class LandlockEnforcer implements Enforcer {
      */
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        if (!(plan.payload() instanceof Payload)) {
+        if (!plan.hasPayload(Payload.class)) {
             throw new EnforcementException("landlock: this plan was not made by the landlock backend");
         }
-        Payload pl = (Payload) plan.payload();
+        Payload pl = plan.payload(Payload.class);
         int abi = abi();
         if (abi < 1) {
             throw new EnforcementException(reasonFor(abi));

@@ -94,14 +94,14 @@ class LandlockPlanTest {
         Plan abi2 = e.plan(set, 2);
         assertFalse(abi2.enforceable());
         assertEquals(1, abi2.refusals().size());
-        assertTrue(abi2.refusals().get(0).contains("cannot deny truncation"), abi2.refusals().get(0));
+        assertTrue(abi2.refusals().get(0).reason().contains("cannot deny truncation"), abi2.refusals().get(0).reason());
         assertEquals(Set.of(Guarantee.MODIFY_CONTENT), abi2.missing());
         assertTrue(abi2.steps().get(1).detail().startsWith("handle 14 filesystem rights (Landlock ABI 2)"),
             abi2.steps().get(1).detail());
 
         Plan none = e.plan(set, -95);
         assertFalse(none.enforceable());
-        assertTrue(none.refusals().get(0).startsWith("Landlock is not enabled"), none.refusals().get(0));
+        assertTrue(none.refusals().get(0).reason().startsWith("Landlock is not enabled"), none.refusals().get(0).reason());
         assertEquals(e.guarantees(), none.missing());
     }
 
@@ -213,7 +213,7 @@ class LandlockPlanTest {
             "agent.lock", ProtectedPath.Kind.FILE, "vanished.txt", ProtectedPath.Kind.FILE)));
         assertFalse(plan.enforceable());
         assertEquals(1, plan.refusals().size(), plan.refusals().toString());
-        String refusal = plan.refusals().get(0);
+        String refusal = plan.refusals().get(0).reason();
         assertTrue(refusal.contains(proj.resolve("vanished.txt").toString()) && refusal.contains("openat"), refusal);
         assertFalse(refusal.contains("\n"));
         assertEquals(new LandlockEnforcer().guarantees(), plan.missing());
@@ -221,7 +221,7 @@ class LandlockPlanTest {
 
     @Test
     void prepareRefusesAPlanItDidNotMake() {
-        Plan foreign = new Plan("landlock", List.of(), List.of(), List.of(), List.of(), Set.of(), null);
+        Plan foreign = Plan.builder("landlock").build();
         Command cmd = new Command(Path.of("/bin/true"), List.of("true"), Map.of(), Path.of("/"));
         EnforcementException e = assertThrows(EnforcementException.class, () -> new LandlockEnforcer().prepare(foreign, cmd));
         assertNotNull(e.getMessage());

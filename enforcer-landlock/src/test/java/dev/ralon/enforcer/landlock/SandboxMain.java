@@ -73,7 +73,7 @@ public final class SandboxMain {
             }
         }
         if (!plan.enforceable()) {
-            for (String r : plan.refusals()) {
+            for (Plan.Refusal r : plan.refusals()) {
                 System.err.println("refused: " + r);
             }
             System.exit(2);

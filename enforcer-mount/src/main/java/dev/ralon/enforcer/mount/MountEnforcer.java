@@ -92,6 +92,13 @@ public final class MountEnforcer implements Enforcer {
         return "read-only bind mounts in an unprivileged user+mount namespace, locked by a nested user namespace";
     }
 
+    /** Every kind of existing path: a bind mount of the link itself or of the device/fifo/socket node (the mount lands on the object, not on what a link points to). */
+    @Override
+    public Set<ProtectedPath.Kind> coveredKinds() {
+        return EnumSet.of(ProtectedPath.Kind.FILE, ProtectedPath.Kind.DIRECTORY, ProtectedPath.Kind.SYMLINK,
+                ProtectedPath.Kind.OTHER);
+    }
+
     @Override
     public int rank() {
         return 300;
@@ -275,8 +282,7 @@ public final class MountEnforcer implements Enforcer {
         ProtectedSet set = KernelInterfaces.forRootInvoker(policySet);
         List<Plan.Step> steps = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        List<String> refusals = new ArrayList<>();
-        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        List<Plan.Refusal> refusals = new ArrayList<>();
         Comparator<Path> topDown = Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder());
         TreeSet<Path> way = new TreeSet<>(topDown);
         Map<Path, MountStage.Entry> protect = new LinkedHashMap<>();
@@ -287,21 +293,17 @@ public final class MountEnforcer implements Enforcer {
         for (ProtectedPath pp : set.paths()) {
             Path p = pp.path().normalize();
             if (pp.kind() == ProtectedPath.Kind.MISSING) {
-                refusals.add(p + " does not exist: the mount backend cannot stop it being created (a bind mount needs"
-                        + " an existing target, and making one would create the file in your project)");
-                steps.add(new Plan.Step("refuse", p, "missing: creating it is NOT prevented by this backend"));
-                // Not a declared guarantee, but it is exactly what a degraded run loses: say so, so that the host
-                // does not have to assume every guarantee is lost.
-                missing.add(Guarantee.CREATE_MISSING);
+                // Not a declared guarantee (a bind mount needs an existing target, and making one would create the
+                // file in the project): the host says so in one line (host-side admission); no refusal here.
+                steps.add(new Plan.Step("not-protected", p, "missing: creating it is NOT prevented by this backend"));
                 continue;
             }
             Map<String, Object> attrs;
             try {
                 attrs = Files.readAttributes(p, "unix:mode,dev,ino,nlink", LinkOption.NOFOLLOW_LINKS);
             } catch (IOException | UnsupportedOperationException e) {
-                refusals.add("cannot examine " + p + ": " + e.getMessage());
+                refusals.add(Plan.Refusal.of(p, "cannot examine " + p + ": " + e.getMessage(), GUARANTEES));
                 steps.add(new Plan.Step("refuse", p, "cannot be examined"));
-                missing.addAll(GUARANTEES);
                 continue;
             }
             int type = ((Integer) attrs.get("mode")) & MountStage.S_IFMT;
@@ -347,8 +349,8 @@ public final class MountEnforcer implements Enforcer {
                 steps.add(new Plan.Step("bind-on-the-way", a, "bound onto itself, recursive, stays writable: a mount"
                         + " point cannot be renamed or removed"));
             } catch (IOException | UnsupportedOperationException e) {
-                refusals.add("cannot examine " + a + " (on the way to a protected path): " + e.getMessage());
-                missing.add(Guarantee.ANCESTOR_RENAME);
+                refusals.add(Plan.Refusal.of(a, "cannot examine " + a + " (on the way to a protected path): "
+                        + e.getMessage(), Set.of(Guarantee.ANCESTOR_RENAME)));
             }
         }
         List<Path> sorted = new ArrayList<>(protect.keySet());
@@ -376,11 +378,15 @@ public final class MountEnforcer implements Enforcer {
         long mountMax = parseLong(readSysctl("/proc/sys/fs/mount-max"), 100_000);
         long current = countMounts();
         if (current + entries.size() >= mountMax) {
-            refusals.add("the plan needs " + entries.size() + " mounts on top of " + current
-                    + " existing, over the limit fs.mount-max=" + mountMax + "; protect directories rather than files");
-            missing.addAll(GUARANTEES);
+            refusals.add(Plan.Refusal.of(null, "the plan needs " + entries.size() + " mounts on top of " + current
+                    + " existing, over the limit fs.mount-max=" + mountMax + "; protect directories rather than files",
+                    GUARANTEES));
         }
-        return new Plan(name(), steps, List.of(), warnings, refusals, missing, new Payload(entries));
+        Plan.Builder plan = Plan.builder(name()).payload(new Payload(entries));
+        steps.forEach(plan::step);
+        warnings.forEach(plan::warning);
+        refusals.forEach(plan::refuse);
+        return plan.build();
     }
 
     private static long countMounts() {
@@ -410,9 +416,10 @@ public final class MountEnforcer implements Enforcer {
      */
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        if (!name().equals(plan.backend()) || !(plan.payload() instanceof Payload payload)) {
+        if (!name().equals(plan.backend()) || !plan.hasPayload(Payload.class)) {
             throw new EnforcementException("the mount backend was given a plan it did not make");
         }
+        Payload payload = plan.payload(Payload.class);
         Probe p = probe();
         if (!p.available() || unshare == null) {
             throw new EnforcementException("the mount backend is not available: " + p.detail());

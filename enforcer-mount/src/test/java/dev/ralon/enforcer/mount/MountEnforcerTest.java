@@ -111,23 +111,26 @@ class MountEnforcerTest {
         assertEquals(expectedWay, way, "every directory from / (exclusive) down, parents first");
         assertEquals("unshare", plan.steps().get(0).action());
         assertEquals("unshare", plan.steps().get(plan.steps().size() - 1).action());
-        var entries = ((MountEnforcer.Payload) plan.payload()).entries();
+        var entries = plan.payload(MountEnforcer.Payload.class).entries();
         assertEquals(way.size() + ro.size(), entries.size());
     }
 
     @Test
-    void missingPathIsRefusedNotFaked() throws Exception {
+    void missingPathIsLeftToTheHostNotFaked() throws Exception {
+        // The mount backend does not declare create-missing: what that means for a missing literal path is decided
+        // and said by the host (host-side admission), for every backend alike. The plan neither refuses it nor fakes
+        // a bind for it; its dry-run step says it is not prevented.
         Path root = tmp.toRealPath();
         Files.writeString(root.resolve("agent.lock"), "version: 1\n");
         Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"),
                 List.of(pp(root.resolve(".env"), ProtectedPath.Kind.MISSING),
                         pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE)), List.of()));
-        assertFalse(plan.enforceable());
-        assertEquals(1, plan.refusals().size());
-        assertEquals(EnumSet.of(Guarantee.CREATE_MISSING), plan.missing(), "only creation of the missing path is lost");
-        assertTrue(plan.refusals().get(0).contains(root.resolve(".env").toString()), plan.refusals().toString());
-        assertTrue(plan.steps().stream().anyMatch(s -> s.action().equals("refuse")
-                && s.path().equals(root.resolve(".env"))), "the dry-run steps say it is refused");
+        assertTrue(plan.enforceable(), plan.refusals().toString());
+        assertTrue(plan.steps().stream().anyMatch(s -> s.action().equals("not-protected")
+                && s.path().equals(root.resolve(".env"))), "the dry-run steps say creation is not prevented");
+        assertFalse(plan.payload(MountEnforcer.Payload.class).entries().stream()
+                .anyMatch(e -> e.path().equals(root.resolve(".env").toString())), "no bind for a missing path");
+        assertFalse(Files.exists(root.resolve(".env")), "planning created nothing");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ralon.enforcer.noop;
 
+import java.util.EnumSet;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -29,6 +30,13 @@ public final class NoopEnforcer implements Enforcer {
         return "enforces nothing: runs the command as it is (only when chosen with --backend noop)";
     }
 
+    /** Every kind of existing path: noop declares no guarantee, so there is nothing a kind could lose. */
+    @Override
+    public Set<ProtectedPath.Kind> coveredKinds() {
+        return EnumSet.of(ProtectedPath.Kind.FILE, ProtectedPath.Kind.DIRECTORY, ProtectedPath.Kind.SYMLINK,
+                ProtectedPath.Kind.OTHER);
+    }
+
     @Override
     public int rank() {
         return 0;
@@ -46,12 +54,11 @@ public final class NoopEnforcer implements Enforcer {
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        List<Plan.Step> steps = new ArrayList<>();
+        Plan.Builder plan = Plan.builder(name()).warning("backend noop protects nothing: every path stays writable");
         for (ProtectedPath p : protectedSet.paths()) {
-            steps.add(new Plan.Step("unprotected", p.path(), "would be protected by " + String.join(", ", p.reasons())));
+            plan.step("unprotected", p.path(), "would be protected by " + String.join(", ", p.reasons()));
         }
-        return new Plan(name(), steps, List.of(), List.of("backend noop protects nothing: every path stays writable"),
-                List.of(), Set.of(), null);
+        return plan.build();
     }
 
     @Override

@@ -13,7 +13,10 @@ import java.util.Objects;
  * @param argv       the arguments as the user gave them, {@code argv[0]} included
  * @param env        the environment to pass on: the user's own, plus {@code RALON_BACKEND} and {@code RALON_POLICY}
  * @param cwd        the working directory the command starts in
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public record Command(Path executable, List<String> argv, Map<String, String> env, Path cwd) {
     public Command {
         Objects.requireNonNull(executable, "executable");

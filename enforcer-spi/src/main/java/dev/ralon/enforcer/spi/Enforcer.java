@@ -1,5 +1,6 @@
 package dev.ralon.enforcer.spi;
 
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -24,34 +25,64 @@ import java.util.Set;
  *   <li>{@link #guarantees()} lists exactly what is enforced when {@link #probe()} says available and a plan has no
  *       refusals: the conformance kit attacks every listed guarantee for real, and checks every unlisted one is really
  *       breakable (claims must match reality in both directions).</li>
+ *   <li>{@link #coveredKinds()} lists the kinds of existing path the declared guarantees hold for. The host decides
+ *       what a plan leaves uncovered from the declarations, not from the plan (host-side admission): a protected path
+ *       of a kind not listed is refused by the host, and a {@link ProtectedPath.Kind#MISSING} path is protected
+ *       against creation only when {@link Guarantee#CREATE_MISSING} is declared.</li>
  *   <li>{@link #probe()} has no lasting effect on the host and is quick (it may start a short-lived child).</li>
  *   <li>{@link #plan} has no effect at all; it never throws for a protected set it cannot enforce: it returns a plan
  *       whose {@link Plan#refusals()} say why.</li>
  *   <li>{@link #prepare} either sets up everything the plan promises and returns what to exec, or throws
  *       {@link EnforcementException} having started nothing. It must fail closed: a failing system call is an
  *       exception, never a warning.</li>
+ *   <li>Any method may be called more than once. A method that throws (anything, {@link Error}s included) gets
+ *       the backend excluded from the run with one line naming its jar; other backends keep working.</li>
  * </ul>
+ *
+ * <p>Methods added in later versions will have defaults, so that an enforcer compiled against this version keeps
+ * loading (see {@link Stable}).
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public interface Enforcer {
 
     /** Unique short name used with {@code ralon run --backend NAME}. */
     String name();
 
-    /** One line saying how this backend enforces, for {@code ralon status}. */
-    String description();
+    /** One line saying how this backend enforces, for {@code ralon status}. Default: the name. */
+    default String description() {
+        return name();
+    }
 
     /**
      * How strong this backend is when several are available; {@code ralon run} without {@code --backend} picks the
      * available backend with the highest rank. Ours: mount 300, landlock 200, noop 0 (never picked by default).
-     * Third-party backends should stay between 1 and 99 unless their guarantees are a superset of ours.
+     * Third-party backends should stay between 1 and 99 unless their guarantees are a superset of ours. Default: 1
+     * (chosen only when no built-in backend is available).
      */
-    int rank();
+    default int rank() {
+        return 1;
+    }
 
     /** Whether this host can enforce with this backend, and if not why and what would fix it. */
     Probe probe();
 
     /** The guarantees this backend makes when available and the plan has no refusals. */
     Set<Guarantee> guarantees();
+
+    /**
+     * The kinds of existing protected path for which {@link #guarantees()} hold. Default: {@code FILE} and
+     * {@code DIRECTORY}; declare {@code SYMLINK} (the link itself cannot be removed, renamed or replaced) and
+     * {@code OTHER} (devices, fifos, sockets) only when the conformance kit's attacks on them fail.
+     * {@link ProtectedPath.Kind#MISSING} is not a kind here: it is {@link Guarantee#CREATE_MISSING}. A protected path
+     * of a kind not listed makes the host refuse the run (unless {@code --allow-degraded}).
+     *
+     * @since 0.1.0
+     */
+    default Set<ProtectedPath.Kind> coveredKinds() {
+        return EnumSet.of(ProtectedPath.Kind.FILE, ProtectedPath.Kind.DIRECTORY);
+    }
 
     /** Turns a protected set into a plan. Pure: changes nothing. */
     Plan plan(ProtectedSet protectedSet);

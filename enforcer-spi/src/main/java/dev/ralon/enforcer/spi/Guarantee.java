@@ -8,7 +8,10 @@ package dev.ralon.enforcer.spi;
  * RENAME_EXCHANGE, a hard link made inside the sandbox, {@code /proc/self/fd} reopen, mmap) test one guarantee. The
  * conformance kit attacks every declared guarantee for real and checks that every guarantee not declared is reported
  * as not enforced; an enforcer must never declare a guarantee it does not enforce.
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public enum Guarantee {
     /** Contents of a protected file cannot change: write, append, truncate, O_TRUNC, mmap, fallocate, copy over. */
     MODIFY_CONTENT("write, append or truncate a protected file"),

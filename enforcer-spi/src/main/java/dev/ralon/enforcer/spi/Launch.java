@@ -13,7 +13,10 @@ import java.util.Objects;
  * @param executable absolute path to exec
  * @param argv       its argument vector, argv[0] included
  * @param env        its complete environment
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public record Launch(Path executable, List<String> argv, Map<String, String> env) {
     public Launch {
         Objects.requireNonNull(executable, "executable");

@@ -11,7 +11,10 @@ import java.util.Objects;
  *                  (e.g. "unprivileged user namespaces are disabled (user.max_user_namespaces=0)")
  * @param fix       when not available, what an administrator could do about it; empty when nothing can be done or
  *                  when available
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public record Probe(boolean available, String detail, String fix) {
     public Probe {
         Objects.requireNonNull(detail, "detail");

@@ -11,7 +11,10 @@ import java.util.Objects;
  *                component may itself be a symbolic link ({@link Kind#SYMLINK})
  * @param kind    what is at {@code path} (not following a final symbolic link)
  * @param reasons the patterns that protect it, as "pattern (agent.lock:LINE)" strings, for plans and messages
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public record ProtectedPath(Path path, Kind kind, List<String> reasons) {
     public ProtectedPath {
         Objects.requireNonNull(path, "path");
@@ -22,7 +25,11 @@ public record ProtectedPath(Path path, Kind kind, List<String> reasons) {
         reasons = List.copyOf(reasons);
     }
 
-    /** What a protected path is. */
+    /**
+     * What a protected path is. Later versions may add kinds: handle an unknown one as not covered.
+     *
+     * @since 0.1.0
+     */
     public enum Kind {
         /** A regular file. */
         FILE,

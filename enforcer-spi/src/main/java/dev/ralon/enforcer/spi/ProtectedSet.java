@@ -13,7 +13,10 @@ import java.util.Objects;
  * @param policyFile the policy file (absolute)
  * @param paths      the protected paths, sorted, no path beneath a {@link ProtectedPath.Kind#DIRECTORY} entry
  * @param warnings   what the expansion noticed (patterns matching nothing, unreadable directories, links pointing out)
+ *
+ * @since 0.1.0
  */
+@Stable(since = "0.1.0")
 public record ProtectedSet(Path root, Path policyFile, List<ProtectedPath> paths, List<String> warnings) {
     public ProtectedSet {
         Objects.requireNonNull(root, "root");

@@ -2,6 +2,11 @@
  * The enforcer SPI: what a backend implements ({@link dev.ralon.enforcer.spi.Enforcer}), what it is given
  * ({@link dev.ralon.enforcer.spi.ProtectedSet}, {@link dev.ralon.enforcer.spi.Command}) and what it returns
  * ({@link dev.ralon.enforcer.spi.Plan}, {@link dev.ralon.enforcer.spi.Launch}). Free of the CLI and of every backend.
+ *
+ * <p>Every public type carries {@link dev.ralon.enforcer.spi.Stable} (relied on by third parties; only grows within a
+ * major version) or {@link dev.ralon.enforcer.spi.Experimental} (may change in a minor release), and {@code @since}.
  * Discovery lives apart in {@link dev.ralon.enforcer.spi.Enforcers}; the test kit lives in the conformance module.
+ *
+ * @since 0.1.0
  */
 package dev.ralon.enforcer.spi;

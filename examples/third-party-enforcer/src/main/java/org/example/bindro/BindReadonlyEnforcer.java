@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Declares what a read-only bind of the path itself keeps: content, delete, rename away or over (a mount point
  * cannot be unlinked or renamed: EBUSY, rename(2)), entries of a protected directory, metadata (EROFS). Does NOT
  * declare {@link Guarantee#ANCESTOR_RENAME}: a directory above a mount point can still be renamed, and the conformance
- * kit shows it; nor {@link Guarantee#CREATE_MISSING}: a bind needs an existing path, so the plan refuses missing
- * paths (and symbolic links, which {@code mount} would follow, and special files).
+ * kit shows it; nor {@link Guarantee#CREATE_MISSING}: a bind needs an existing path. It covers files and directories
+ * only (the default {@link #coveredKinds()}): {@code mount} would follow a symbolic link, so a policy protecting one is
+ * refused by the host, unless the user runs degraded.
  *
  * <p>Simplified on purpose: Ralon's own {@code mount} backend also resolves every path by file descriptor against
  * symlink races, keeps locked mount flags and protects aliases of the same file system; this example does none of that.
@@ -64,10 +65,7 @@ public final class BindReadonlyEnforcer implements Enforcer {
         return "example: read-only bind mounts made by a shell stage in an unprivileged mount namespace";
     }
 
-    @Override
-    public int rank() {
-        return 10;
-    }
+    // rank(): the default (1) is right for a third-party backend: chosen only when no built-in one is available
 
     @Override
     public Probe probe() {
@@ -101,37 +99,34 @@ public final class BindReadonlyEnforcer implements Enforcer {
         return GUARANTEES;
     }
 
+    /**
+     * One read-only bind per existing file or directory. A path that does not exist, a symbolic link ({@code mount}
+     * would follow it) and a special file get no bind and no refusal: the host decides what they mean from what this
+     * backend declares (it does not declare {@link Guarantee#CREATE_MISSING}, and {@link #coveredKinds()} keeps its
+     * default, files and directories), and says so or refuses, for every backend alike.
+     */
     @Override
     public Plan plan(ProtectedSet set) {
-        List<Plan.Step> steps = new ArrayList<>();
-        List<String> refusals = new ArrayList<>();
-        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
-        steps.add(new Plan.Step("unshare", null, "user + mount namespace 1 (root inside, mapped to you)"));
+        Plan.Builder plan = Plan.builder(name()).payload(set);
+        plan.step("unshare", null, "user + mount namespace 1 (root inside, mapped to you)");
         for (ProtectedPath p : set.paths()) {
             switch (p.kind()) {
-                case FILE, DIRECTORY -> steps.add(new Plan.Step("bind-readonly", p.path(), "mount --bind, then "
-                        + "mount -o remount,bind,ro"));
-                case MISSING -> {
-                    refusals.add("bind-ro cannot protect " + p.path() + ": it does not exist, and a bind mount needs "
-                            + "an existing path (create-missing is not guaranteed)");
-                    missing.add(Guarantee.CREATE_MISSING);
-                }
-                default -> {
-                    refusals.add("bind-ro cannot protect " + p.path() + ": it is a " + p.kind().name()
-                            .toLowerCase(java.util.Locale.ROOT) + " (mount would follow a symbolic link)");
-                    missing.addAll(GUARANTEES);
-                }
+                case FILE, DIRECTORY -> plan.step("bind-readonly", p.path(), "mount --bind, then mount -o"
+                        + " remount,bind,ro");
+                default -> plan.step("skip", p.path(), "no bind for a " + p.kind().name()
+                        .toLowerCase(java.util.Locale.ROOT) + " (the host decides what that means)");
             }
         }
-        steps.add(new Plan.Step("unshare", null, "user + mount namespace 2 as you: locks every mount above"));
-        return new Plan(name(), steps, List.of(), List.of(), refusals, missing, set);
+        plan.step("unshare", null, "user + mount namespace 2 as you: locks every mount above");
+        return plan.build();
     }
 
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        if (!(plan.payload() instanceof ProtectedSet set)) {
+        if (!name().equals(plan.backend()) || !plan.hasPayload(ProtectedSet.class)) {
             throw new EnforcementException("bind-ro was given a plan it did not make");
         }
+        ProtectedSet set = plan.payload(ProtectedSet.class);
         Path unshare = which("unshare");
         if (unshare == null) {
             throw new EnforcementException("unshare not found on PATH");

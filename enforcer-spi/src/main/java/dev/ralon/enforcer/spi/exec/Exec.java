@@ -42,7 +42,10 @@ import java.util.TreeMap;
  * Must be called on the thread that applied any per-thread restriction (Landlock, no_new_privs): execve keeps the
  * calling thread's credentials and ends every other thread (execve(2), "All threads other than the calling thread
  * are destroyed").
+ *
+ * @since 0.1.0
  */
+@dev.ralon.enforcer.spi.Experimental("the host's exec; enforcers do not call it")
 public final class Exec {
     /** Environment variable in which the launcher records the soft RLIMIT_NOFILE the user had. */
     public static final String ORIG_NOFILE_ENV = "RALON_ORIG_NOFILE";

@@ -1,6 +1,11 @@
 package dev.ralon.enforcer.spi.exec;
 
-/** execve, or one of the hygiene steps before it, failed. The message is one line naming the program and the cause. */
+/**
+ * execve, or one of the hygiene steps before it, failed. The message is one line naming the program and the cause.
+ *
+ * @since 0.1.0
+ */
+@dev.ralon.enforcer.spi.Experimental("thrown by Exec only")
 public class ExecException extends Exception {
     private static final long serialVersionUID = 1L;
 

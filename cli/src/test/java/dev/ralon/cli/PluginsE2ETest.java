@@ -1,0 +1,360 @@
+package dev.ralon.cli;
+
+import org.example.plugins.PluginEnforcers;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The plugin directory of the single executable ({@code ralon-plugins/} beside it), fault isolation of plugins with
+ * real broken jars, and host-side admission of a plugin's plans: everything through a copy of the real executable,
+ * started as a user starts it (the launcher, its exec hygiene, its start-up archive).
+ */
+class PluginsE2ETest {
+    @TempDir
+    Path dir;
+
+    Path exe;
+    Path plugins;
+    Path project;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        String built = System.getProperty("ralon.executable");
+        if (built == null) {
+            fail("system property ralon.executable is not set: run through Maven (mvn verify)");
+        }
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        exe = bin.resolve("ralon");
+        Files.copy(Path.of(built), exe);
+        plugins = Files.createDirectory(bin.resolve("ralon-plugins"));
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxr-xr-x"));
+        project = Files.createDirectory(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+        Files.writeString(project.resolve("secret.txt"), "s\n");
+    }
+
+    record Result(int exit, String out, String err) {
+    }
+
+    Result ralon(Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(exe.toString()));
+        cmd.addAll(List.of(args));
+        return run(cmd, env);
+    }
+
+    Result ralon(String... args) throws Exception {
+        return ralon(Map.of("RALON_CDS", "0"), args);
+    }
+
+    Result run(List<String> cmd, Map<String, String> env) throws Exception {
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("did not finish: " + cmd);
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    // ------------------------------------------------------------------------------------------------ jars
+
+    static byte[] classBytes(String binaryName) throws IOException {
+        return Files.readAllBytes(Path.of("target/test-classes", binaryName.replace('.', '/') + ".class"));
+    }
+
+    /** A jar listing {@code provider} in its service file and holding {@code classes} (binary names). */
+    Path jar(String file, String provider, Map<String, byte[]> classes) throws IOException {
+        Path jar = plugins.resolve(file);
+        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(os)) {
+            j.putNextEntry(new JarEntry("META-INF/services/dev.ralon.enforcer.spi.Enforcer"));
+            j.write(("# test plugin\n" + provider + "\n").getBytes(StandardCharsets.UTF_8));
+            for (Map.Entry<String, byte[]> c : classes.entrySet()) {
+                j.putNextEntry(new JarEntry(c.getKey().replace('.', '/') + ".class"));
+                j.write(c.getValue());
+            }
+        }
+        Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+        return jar;
+    }
+
+    Path plugin(String file, Class<?> provider) throws IOException {
+        return jar(file, provider.getName(), Map.of(PluginEnforcers.Base.class.getName(),
+                classBytes(PluginEnforcers.Base.class.getName()), provider.getName(), classBytes(provider.getName())));
+    }
+
+    static String lastLine(String s) {
+        return s.strip().lines().reduce((a, b) -> b).orElse("");
+    }
+
+    static void assertNoStackTrace(Result r) {
+        assertFalse(r.err().contains("\tat ") || r.out().contains("\tat ") || r.err().contains("Exception in thread"),
+                "a stack trace was printed:\n" + r.out() + r.err());
+    }
+
+    // ------------------------------------------------------------------------------------------------ tests
+
+    @Test
+    void aJarInTheDirectoryIsListedAndUsedWithTheLaunchersExecHygiene() throws Exception {
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Result status = ralon("status");
+        assertEquals(0, status.exit(), status.err());
+        assertTrue(status.out().contains("plugins (" + plugins + "): test-plugin from " + good), status.out());
+        assertTrue(status.out().lines().anyMatch(l -> l.startsWith("  test-plugin") && l.contains("yes")), status.out());
+
+        // The soft RLIMIT_NOFILE the user had, the same pid, the backend's name: as with the built-in backends.
+        Result r = run(List.of("/bin/sh", "-c", "ulimit -Sn 512; echo $$; exec \"$0\" run --backend test-plugin -- "
+                + "sh -c 'ulimit -Sn; echo $$; echo $RALON_BACKEND'", exe.toString()), Map.of("RALON_CDS", "0"));
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(4, lines.size(), r.out());
+        assertEquals("512", lines.get(1), "the command has the user's RLIMIT_NOFILE, not the JVM's");
+        assertEquals(lines.get(0), lines.get(2), "ralon became the command (same pid, no supervisor)");
+        assertEquals("test-plugin", lines.get(3));
+    }
+
+    @Test
+    void brokenJarsAreReportedInOneLineEachAndEveryOtherBackendKeepsWorking() throws Exception {
+        String good = PluginEnforcers.Good.class.getName();
+        byte[] newer = classBytes(good);
+        newer[6] = 0;
+        newer[7] = 99; // class file major version 99: "compiled by a more recent version of the Java Runtime"
+        Path newerJava = jar("newer-java.jar", good, Map.of(PluginEnforcers.Base.class.getName(),
+                classBytes(PluginEnforcers.Base.class.getName()), good, newer));
+        Path noBase = jar("missing-dependency.jar", good, Map.of(good, classBytes(good)));
+        Path noClass = jar("no-such-class.jar", "org.example.plugins.Nope", Map.of());
+        Path notEnforcer = jar("not-an-enforcer.jar", PluginEnforcers.NotAnEnforcer.class.getName(),
+                Map.of(PluginEnforcers.NotAnEnforcer.class.getName(),
+                        classBytes(PluginEnforcers.NotAnEnforcer.class.getName())));
+        Path throwsName = plugin("throws-name.jar", PluginEnforcers.ThrowsFromName.class);
+        plugin("throws-plan.jar", PluginEnforcers.ThrowsFromPlan.class);
+        plugin("throws-prepare.jar", PluginEnforcers.ThrowsFromPrepare.class);
+        Path corrupt = plugins.resolve("corrupt.jar");
+        Files.writeString(corrupt, "this is not a zip file\n");
+        Files.setPosixFilePermissions(corrupt, PosixFilePermissions.fromString("rw-r--r--"));
+
+        Result status = ralon("status");
+        assertEquals(0, status.exit(), status.err());
+        assertNoStackTrace(status);
+        String out = status.out();
+        assertTrue(out.contains("warning: plugin " + newerJava + ": " + good
+                + " could not be loaded: UnsupportedClassVersionError: "), out);
+        assertTrue(out.contains("warning: plugin " + noBase + ": " + good
+                + " could not be loaded: NoClassDefFoundError: org/example/plugins/PluginEnforcers$Base; excluded"), out);
+        assertTrue(out.contains("warning: plugin " + noClass + ": org.example.plugins.Nope could not be loaded: "
+                + "ClassNotFoundException: org.example.plugins.Nope; excluded"), out);
+        assertTrue(out.contains("warning: plugin " + notEnforcer + ": " + PluginEnforcers.NotAnEnforcer.class.getName()
+                + " does not implement dev.ralon.enforcer.spi.Enforcer; excluded"), out);
+        assertTrue(out.contains("warning: plugin " + PluginEnforcers.ThrowsFromName.class.getName() + " (" + throwsName
+                + "): name() failed: IllegalStateException: no name today; excluded"), out);
+        assertTrue(out.contains("warning: plugin " + corrupt + ": "), out);
+        for (String builtIn : List.of("  mount ", "  landlock ", "  noop ")) {
+            assertTrue(out.contains(builtIn), builtIn + " is still listed:\n" + out);
+        }
+
+        Result check = ralon("check", "secret.txt");
+        assertEquals(1, check.exit(), check.err());
+        Result noop = ralon("run", "--backend", "noop", "--", "sh", "-c", "echo ran");
+        assertEquals(0, noop.exit(), noop.err());
+        assertEquals("ran\n", noop.out());
+
+        Result plan = ralon("run", "--backend", "test-bad-plan", "--", "touch", "started");
+        assertEquals(2, plan.exit(), plan.err());
+        assertNoStackTrace(plan);
+        assertTrue(lastLine(plan.err()).matches("ralon: backend test-bad-plan \\(.*throws-plan\\.jar\\): plan\\(\\) failed:"
+                + " NullPointerException: plan of a broken plugin \\(nothing was started\\)"), plan.err());
+        Result prepare = ralon("run", "--backend", "test-bad-prepare", "--", "touch", "started");
+        assertEquals(2, prepare.exit(), prepare.err());
+        assertNoStackTrace(prepare);
+        assertTrue(lastLine(prepare.err()).matches("ralon: backend test-bad-prepare \\(.*throws-prepare\\.jar\\): "
+                + "prepare\\(\\) failed: NoSuchMethodError: org.example.Gone.method\\(\\) \\(nothing was started\\)"),
+                prepare.err());
+        assertFalse(Files.exists(project.resolve("started")), "nothing may start");
+    }
+
+    /**
+     * Plugins are not on the application class path (each jar has a class loader of its own), so the launcher's
+     * start-up archive, made for that class path, still maps with plugins present; the plugin's classes come from its
+     * jar. Checked through the JVM's own class-loading log, not assumed.
+     */
+    @Test
+    void theStartUpArchiveStillMapsWithAPluginAndThePluginLoadsFromItsJar() throws Exception {
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Result first = ralon(Map.of(), "status"); // starts the archive builder in the background
+        assertEquals(0, first.exit(), first.err());
+        Path cds = exe.resolveSibling(".ralon-cds");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        Path archive = null;
+        while (archive == null && System.nanoTime() < end) {
+            if (Files.isDirectory(cds)) {
+                try (var walk = Files.walk(cds)) {
+                    archive = walk.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst()
+                            .orElse(null);
+                }
+            }
+            if (archive == null) {
+                Thread.sleep(500);
+            }
+        }
+        assertTrue(archive != null, "no archive was made in " + cds);
+        Path log = dir.resolve("class-load.log");
+        Result r = ralon(Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), "status");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test-plugin from " + good), r.out());
+        List<String> loads = Files.readAllLines(log);
+        assertTrue(loads.stream().anyMatch(l -> l.endsWith(" dev.ralon.cli.Main source: shared objects file")),
+                "the archive was not mapped with a plugin present");
+        assertTrue(loads.stream().anyMatch(l -> l.endsWith(" org.example.plugins.PluginEnforcers$Good source: "
+                + good.toUri().toString().replace("file:///", "file:/"))), String.join("\n", loads.stream()
+                .filter(l -> l.contains("PluginEnforcers")).toList()));
+    }
+
+    @Test
+    void unknownBackendNamesThePluginDirectory() throws Exception {
+        Result r = ralon("run", "--backend", "nosuch", "--", "true");
+        assertEquals(2, r.exit());
+        assertEquals("ralon: unknown backend 'nosuch'; known backends: mount, landlock, noop; a third-party backend is"
+                + " added by putting its jar in " + plugins + " (docs/writing-an-enforcer.md)", lastLine(r.err()));
+    }
+
+    @Test
+    void aGroupWritableDirectoryIsRefusedWithOneLine() throws Exception {
+        plugin("good.jar", PluginEnforcers.Good.class);
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxrwxr-x"));
+        Result r = ralon("status");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("warning: plugin directory " + plugins
+                + " is writable by its group (mode 775); no plugin is loaded"), r.out());
+        assertFalse(r.out().contains("test-plugin"), r.out());
+        Result run = ralon("run", "--backend", "test-plugin", "--", "true");
+        assertEquals(2, run.exit());
+        assertTrue(run.err().startsWith("ralon: warning: plugin directory " + plugins + " is writable by its group"),
+                run.err());
+    }
+
+    @Test
+    void aJarReachedThroughASymbolicLinkOrWritableByOthersIsRefusedWithOneLine() throws Exception {
+        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Files.move(good, elsewhere.resolve("good.jar"));
+        Files.createSymbolicLink(plugins.resolve("link.jar"), elsewhere.resolve("good.jar"));
+        Path writable = plugin("writable.jar", PluginEnforcers.ThrowsFromPlan.class);
+        Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rw-rw-rw-"));
+        Result r = ralon("status");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("warning: plugin " + plugins.resolve("link.jar")
+                + " is a symbolic link; not loaded"), r.out());
+        assertTrue(r.out().contains("warning: plugin " + writable + " is writable by its group (mode 666); not loaded"),
+                r.out());
+        assertFalse(r.out().contains("test-plugin") || r.out().contains("test-bad-plan"), r.out());
+    }
+
+    @Test
+    void aJarOfAnotherUserIsRefused() throws Exception {
+        assumeTrue(PluginDirectory.currentUid() == 0, "needs root to give a file to another uid");
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Files.setAttribute(good, "unix:uid", 1234);
+        Result r = ralon("status");
+        assertTrue(r.out().contains("warning: plugin " + good + " belongs to uid 1234, neither you (uid 0) nor root;"
+                + " not loaded"), r.out());
+    }
+
+    /**
+     * A shared install (root's executable and plugin directory) as an unprivileged user: root's jars load, the user's
+     * own jar in root's directory does not (a shared install's plugins must all be root's), and the plugin runs the
+     * command for that user.
+     */
+    @Test
+    void aSharedInstallAsUid65534LoadsRootsJarsOnly() throws Exception {
+        assumeTrue(PluginDirectory.currentUid() == 0, "needs root to run as uid 65534 (setpriv)");
+        Path good = plugin("good.jar", PluginEnforcers.Good.class);
+        Path users = plugin("users.jar", PluginEnforcers.ThrowsFromPlan.class);
+        Files.setAttribute(users, "unix:uid", 65534);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path home = Files.createDirectory(dir.resolve("home"));
+        Files.setAttribute(home, "unix:uid", 65534);
+        Files.setAttribute(project, "unix:uid", 65534);
+        List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                "HOME=" + home, "RALON_CDS=0", exe.toString());
+        List<String> status = new ArrayList<>(asNobody);
+        status.add("status");
+        Result r = run(status, Map.of());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test-plugin from " + good), r.out());
+        assertTrue(r.out().contains("warning: plugin " + users + " belongs to uid 65534 in a directory of root's (a"
+                + " shared install's plugins must all be root's); not loaded"), r.out());
+        List<String> runIt = new ArrayList<>(asNobody);
+        runIt.addAll(List.of("run", "--backend", "test-plugin", "--", "sh", "-c", "id -u"));
+        Result ran = run(runIt, Map.of());
+        assertEquals(0, ran.exit(), ran.err());
+        assertEquals("65534\n", ran.out());
+    }
+
+    @Test
+    void aMissingLiteralPathIsSaidInOneLineForEveryBackendAlike() throws Exception {
+        plugin("good.jar", PluginEnforcers.Good.class); // skips missing paths and does not declare create-missing
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - .env.production\n");
+        String line = "ralon: not protected against creation: .env.production (does not exist, and backend %s cannot"
+                + " stop it being created; create it before the run, or use a backend that declares create-missing)";
+        Result r = ralon("run", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("ran\n", r.out());
+        assertTrue(r.err().lines().anyMatch(l -> l.equals(String.format(line, "test-plugin"))), r.err());
+        Result noop = ralon("run", "--backend", "noop", "--", "true");
+        assertTrue(noop.err().lines().anyMatch(l -> l.equals(String.format(line, "noop"))), noop.err());
+        // Ralon's own mount backend gets the same verdict and the same line (it no longer refuses the plan), and
+        // ordinary work in the project root goes on.
+        if (ralon("status").out().lines().anyMatch(l -> l.matches("  mount +yes .*"))) {
+            Result mount = ralon("run", "--backend", "mount", "--", "sh", "-c", "mkdir target && echo ok > target/x"
+                    + " && echo changed >> secret.txt");
+            assertTrue(mount.err().lines().anyMatch(l -> l.equals(String.format(line, "mount"))), mount.err());
+            assertTrue(Files.isRegularFile(project.resolve("target/x")), "ordinary work goes on: " + mount.err());
+            assertEquals("s\n", Files.readString(project.resolve("secret.txt")), "the existing protected file held");
+        }
+        Result dry = ralon("run", "--backend", "test-plugin", "--dry-run", "--json");
+        assertEquals(0, dry.exit(), dry.err());
+        assertEquals(List.of(project.toRealPath().resolve(".env.production").toString()),
+                new org.json.JSONObject(dry.out()).getJSONArray("notProtectedAgainstCreation").toList(), dry.out());
+    }
+
+    @Test
+    void aLinkTheBackendDoesNotDeclareItCoversIsRefusedByTheHost() throws Exception {
+        plugin("good.jar", PluginEnforcers.Good.class); // default coveredKinds: files and directories
+        Files.createSymbolicLink(project.resolve("link"), Path.of("secret.txt"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - link\n");
+        Result r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(lastLine(r.err()).startsWith("ralon: backend test-plugin cannot enforce this policy: "
+                + project.toRealPath().resolve("link") + " is a symbolic link, and backend test-plugin does not declare"
+                + " that it protects symbolic links"), r.err());
+        assertFalse(Files.exists(project.resolve("started")), "nothing may start when the host refuses");
+        Result degraded = ralon("run", "--backend", "test-plugin", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        assertEquals(0, degraded.exit(), degraded.err());
+        assertTrue(degraded.err().contains("ralon: DEGRADED: " + project.toRealPath().resolve("link")
+                + " is a symbolic link"), degraded.err());
+    }
+}
