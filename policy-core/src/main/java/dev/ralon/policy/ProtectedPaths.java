@@ -513,7 +513,9 @@ public final class ProtectedPaths {
                     }
                     continue;
                 }
-                addTarget(rel, target, link.rules(), link.relPath());
+                // the target is protected as the link was matched: through its own path, or the path it was reached
+                // as through a linked directory (its real path may match no pattern)
+                addTarget(rel, target, link.rules(), link.via() != null ? link.via() : link.relPath());
             }
             // a directory target makes entries beneath it redundant
             List<String> dirs = entries.values().stream()
@@ -542,10 +544,16 @@ public final class ProtectedPaths {
             for (Rule r : rules) {
                 counts.put(r, 0);
             }
+            java.util.Set<String> linkNames = new java.util.HashSet<>(); // each protected link as it was matched
+            for (Expansion.Entry e : entries.values()) {
+                if (e.kind() == Expansion.Entry.Kind.SYMLINK) {
+                    linkNames.add(e.via() != null ? e.via() : e.relPath());
+                }
+            }
             for (Expansion.Entry e : entries.values()) {
                 // a link's target is not a match of its own (the link is counted); a path a literal reaches
                 // through a linked directory is that literal's match (its "via" is no entry)
-                if (e.kind() == Expansion.Entry.Kind.MISSING || (e.via() != null && entries.containsKey(e.via()))) {
+                if (e.kind() == Expansion.Entry.Kind.MISSING || (e.via() != null && linkNames.contains(e.via()))) {
                     continue;
                 }
                 for (Rule r : e.rules()) {
