@@ -29,7 +29,10 @@ import java.util.List;
  * namespace can neither remount nor unmount them) and read-only Landlock rules under landlock (Landlock's path rules
  * apply to procfs and sysfs like any other file system; checked: writing core_pattern back fails with EACCES). Only
  * paths that exist are added. A non-root user cannot write them in the first place.
+ *
+ * @since 0.1.0
  */
+@Experimental("used by the built-in backends as the root invoker's extra read-only paths; may move")
 public final class KernelInterfaces {
     /** The kernel's control files that root could write. */
     public static final List<Path> PATHS = List.of(Path.of("/proc/sys"), Path.of("/proc/sysrq-trigger"), Path.of("/proc/irq"),

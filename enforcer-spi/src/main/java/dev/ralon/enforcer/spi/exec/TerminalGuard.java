@@ -40,7 +40,10 @@ import java.nio.ByteOrder;
  * tries without no_new_privs (root, or root of the mount backend's first user namespace, keeps set-user-ID programs
  * as they were); only when the kernel answers EACCES does it set {@code PR_SET_NO_NEW_PRIVS} (prctl(2)) and retry.
  * Must run on the thread that then execs: {@link Exec#replaceProcess} calls it last, just before execve.
+ *
+ * @since 0.1.0
  */
+@dev.ralon.enforcer.spi.Experimental("installed by Exec; enforcers do not call it")
 public final class TerminalGuard {
     /** ioctl requests refused (include/uapi/asm-generic/ioctls.h). */
     public static final int TIOCSTI = 0x5412;
