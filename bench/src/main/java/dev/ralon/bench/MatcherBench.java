@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * The pattern matcher against java.nio's glob PathMatcher: {@link Corpus#PATTERNS} (12) against 1,000 corpus paths,
  * one operation = one (pattern, path) test. java.nio gets its best case: paths are {@link Path} objects made in
  * setup (ralon matches the relative path string it already has while walking). The two languages differ (see
- * DESIGN-NOTES §4); here both are asked the same questions, which is the cost being compared.
+ * docs/spec-patterns.md); here both are asked the same questions, which is the cost being compared.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Runs the real executable (and plain commands, for control runs) as root or as uid 65534, in a temporary directory
- * under /tmp that user can use, with its own HOME (DESIGN-NOTES §8 of the design: CI may clone where 65534 cannot
+ * under /tmp that user can use, with its own HOME (CI may clone where 65534 cannot
  * read). Everything the runs may touch lives beneath {@link #base}; {@link #delete()} removes it.
  */
 final class AsUser implements AutoCloseable {

@@ -367,7 +367,7 @@ class CliE2ETest {
     // ---- as an unprivileged user (root reads everything) ----
 
     /**
-     * A world-readable copy of the executable and a writable HOME for uid 65534 (DESIGN-NOTES §8): CI may clone
+     * A world-readable copy of the executable and a writable HOME for uid 65534 (CI may clone
      * into a directory that user cannot read.
      */
     static final class Nobody {

@@ -33,7 +33,7 @@ class LinksOnTheWayE2ETest {
             new String[] {"mv over", "ln -s ../decoy lib/door.new && mv -fT lib/door.new lib/door"},
             new String[] {"rename the link's parent", "mv lib lib.moved && mkdir lib && ln -s ../decoy lib/door"},
             new String[] {"rm -rf the link's parent", "rm -rf lib && mkdir lib && ln -s ../decoy lib/door"},
-            new String[] {"second link of a chain", "ln -sfn ../decoy shared/current"});
+            new String[] {"second link of a chain", "ln -sfn ../decoy common/current"});
 
     @BeforeAll
     static void executable() {
@@ -46,7 +46,7 @@ class LinksOnTheWayE2ETest {
 
     /**
      * The project: {@code lib/door -> ../real} (the protected keys are reached through it) and
-     * {@code etc/conf -> ../shared/current}, {@code shared/current -> ../real2}: a chain of two links on the way to a
+     * {@code etc/conf -> ../common/current}, {@code common/current -> ../real2}: a chain of two links on the way to a
      * literal path.
      */
     static Path project(AsUser u, String name) throws Exception {
@@ -56,21 +56,21 @@ class LinksOnTheWayE2ETest {
         Files.createDirectories(p.resolve("decoy"));
         Files.createDirectories(p.resolve("real2"));
         Files.createDirectories(p.resolve("etc"));
-        Files.createDirectories(p.resolve("shared"));
+        Files.createDirectories(p.resolve("common"));
         Files.writeString(p.resolve("real/x.key"), "original\n");
         Files.writeString(p.resolve("real2/app.key"), "original2\n");
         Files.writeString(p.resolve("decoy/x.key"), "decoy\n");
         Files.writeString(p.resolve("decoy/app.key"), "decoy\n");
         Files.createSymbolicLink(p.resolve("lib/door"), Path.of("../real"));
-        Files.createSymbolicLink(p.resolve("shared/current"), Path.of("../real2"));
-        Files.createSymbolicLink(p.resolve("etc/conf"), Path.of("../shared/current"));
+        Files.createSymbolicLink(p.resolve("common/current"), Path.of("../real2"));
+        Files.createSymbolicLink(p.resolve("etc/conf"), Path.of("../common/current"));
         Files.writeString(p.resolve("agent.lock"), POLICY);
         return p;
     }
 
     static String state(Path p) throws Exception {
         StringBuilder s = new StringBuilder();
-        for (String link : List.of("lib/door", "shared/current", "etc/conf")) {
+        for (String link : List.of("lib/door", "common/current", "etc/conf")) {
             Path l = p.resolve(link);
             s.append(link).append(Files.isSymbolicLink(l) ? " -> " + Files.readSymbolicLink(l) : " (no link)").append('\n');
         }
@@ -122,7 +122,7 @@ class LinksOnTheWayE2ETest {
             assertEquals(0, plan.code(), plan.toString());
             assertTrue(plan.out().contains(p.resolve("lib/door") + "  [symlink]  symbolic link on the way to lib/door/x.key"),
                     plan.out());
-            assertTrue(plan.out().contains(p.resolve("shared/current") + "  [symlink]  symbolic link on the way to"),
+            assertTrue(plan.out().contains(p.resolve("common/current") + "  [symlink]  symbolic link on the way to"),
                     plan.out());
             CliE2ETest.Result r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
                     "echo ok > lib/new.txt; echo \"create $?\"; echo ok > real/new.txt; echo \"create2 $?\"");

@@ -56,7 +56,7 @@ class TerminalInjectionE2ETest {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
         root = "0".equals(run("id", "-u").trim());
-        // Everything uid 65534 runs must be readable by it (DESIGN-NOTES §8 of the design: CI clones into a private home).
+        // Everything uid 65534 runs must be readable by it (CI may clone into a home directory that user cannot read).
         base = Files.createTempDirectory(Path.of("/tmp"), "ralon-tty-");
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         exe = Files.copy(Path.of(ralon), base.resolve("ralon"));

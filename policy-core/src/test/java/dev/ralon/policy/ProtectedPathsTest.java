@@ -393,13 +393,13 @@ class ProtectedPathsTest {
         file("real2/app.key");
         file("real3/nested/deep.key");
         link("lib/door", "../real");
-        link("etc/conf", "../shared/current");
-        link("shared/current", "../real2");
+        link("etc/conf", "../common/current");
+        link("common/current", "../real2");
         link("abs", root.resolve("real3").toString());
         link("real3/hop", "nested");
         Expansion e = expand("lib/door/*.key", "etc/conf/app.key", "abs/hop/deep.key", "unrelated/**");
         assertEquals(Map.of("lib/door", "lib/door/x.key", "etc/conf", "etc/conf/app.key",
-                "shared/current", "etc/conf/app.key", "abs", "abs/hop/deep.key", "real3/hop", "abs/hop/deep.key"),
+                "common/current", "etc/conf/app.key", "abs", "abs/hop/deep.key", "real3/hop", "abs/hop/deep.key"),
                 linksOnTheWay(e));
         assertEquals("lib/door/x.key", entry(e, "real/x.key").via());
         assertEquals("etc/conf/app.key", entry(e, "real2/app.key").via());

@@ -221,7 +221,7 @@ public final class LandlockEnforcer implements Enforcer {
 
         List<String> warnings = new ArrayList<>();
         if (!r.onTheWay().isEmpty()) {
-            // The one cost of this backend (DESIGN-NOTES §2): say it in plain words, with the most common victim.
+            // The one cost of this backend (docs/backend-landlock.md): say it in plain words, with the most common victim.
             warnings.add("nothing can be created, removed or renamed directly in " + summary(r.onTheWay(),
                 protectedSet.root()) + " while the command runs (Landlock side effect: they lead to protected paths);"
                 + " e.g. a first build"

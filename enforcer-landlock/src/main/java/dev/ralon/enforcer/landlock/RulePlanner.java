@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Turns a protected set into Landlock rules ("everything but these paths", DESIGN-NOTES §2). Landlock rules only
+ * Turns a protected set into Landlock rules ("everything but these paths", docs/backend-landlock.md). Landlock rules only
  * grant, and a rule on a directory covers everything beneath it (security/landlock/fs.c walks from the file up to the
  * real root, crossing mount points, and unions the rights of every rule it meets). So:
  * <ul>

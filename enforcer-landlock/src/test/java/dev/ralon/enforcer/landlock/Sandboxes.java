@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Helpers for tests that start the real sandbox in a child JVM, as root or as uid 65534 (DESIGN-NOTES §8). */
+/** Helpers for tests that start the real sandbox in a child JVM, as root or as uid 65534 (what that user runs is copied where it can read it: CI may clone into a private home). */
 final class Sandboxes {
     static final int NOBODY = 65534;
 

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Helpers for the enforcement tests: a world-readable copy of the classes and jars (so uid 65534 can run them,
- * DESIGN-NOTES §8), running a command as the current user or as uid 65534, and snapshots of files taken from
+ * CI may clone into a private home), running a command as the current user or as uid 65534, and snapshots of files taken from
  * outside the sandbox.
  */
 final class SandboxKit {
