@@ -244,7 +244,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /**
      * The JSON document {@code check --json} prints on stdout when no policy can be used (exit 2; the same lines on
-     * stderr): {@code error} is the first problem, {@code errors} every problem of the file (spec §10.2), each with
+     * stderr): {@code format} as every JSON document (docs/json.md), {@code error} the first problem, {@code errors} every problem of the file (spec §10.2), each with
      * the stable error id of spec §10.1 as {@code kind}.
      */
     static Map<String, Object> errorJson(CliException e) {
@@ -257,7 +257,7 @@ final class CheckCommand implements Callable<Integer> {
                 m.put("line", p.line());
                 m.put("column", p.column());
                 m.put("offset", p.offset() < 0 ? null : p.offset());
-                m.put("message", p.reason());
+                m.put("message", p.message());
                 all.add(m);
             }
         } else {
@@ -268,6 +268,7 @@ final class CheckCommand implements Callable<Integer> {
             all.add(m);
         }
         Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
         doc.put("error", all.get(0));
         doc.put("errors", all);
         return doc;
