@@ -57,7 +57,9 @@ final class Train {
             // `run` then load nothing from the jar.
             for (String c : List.of("dev.ralon.cli.Main", "dev.ralon.cli.RunCommand$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
-                    "dev.ralon.enforcer.spi.exec.Exec$LibC", "dev.ralon.enforcer.landlock.LandlockEnforcer$Applier",
+                    "dev.ralon.enforcer.spi.exec.Exec$LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
+                    "dev.ralon.enforcer.spi.exec.TerminalGuard$LibC", "dev.ralon.enforcer.spi.KernelInterfaces",
+                    "dev.ralon.enforcer.mount.StandardDescriptors", "dev.ralon.enforcer.landlock.LandlockEnforcer$Applier",
                     "com.sun.jna.StringArray", "com.sun.jna.NativeString", "com.sun.jna.NativeString$StringMemory",
                     "com.sun.jna.Function$PostCallRead", "com.sun.jna.LastErrorException",
                     "dev.ralon.enforcer.mount.Sha256", "dev.ralon.enforcer.mount.MountStage",
