@@ -159,7 +159,10 @@ class LocaleE2ETest {
             String hook = "{\"cwd\":\"" + root + "\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
                     + root.resolve("docs/café.clé") + "\",\"content\":\"x\"}}";
             Result h = user.ralonIn(root, env, hook.getBytes(StandardCharsets.UTF_8), "hook", "claude-code");
-            assertEquals(2, h.code(), where + "the hook refuses: " + h);
+            // a PreToolUse refusal: permissionDecision "deny" on stdout, exit 0 (docs/integrations.md)
+            assertEquals(0, h.code(), where + "the hook answers: " + h);
+            assertTrue(h.out().contains("\"permissionDecision\": \"deny\"") && h.out().contains("café.clé"),
+                    where + "the hook refuses: " + h);
 
             for (String backend : List.of("mount", "landlock")) {
                 if (!available(user, root, env, backend)) {

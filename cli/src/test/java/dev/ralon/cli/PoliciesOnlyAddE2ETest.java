@@ -169,12 +169,12 @@ class PoliciesOnlyAddE2ETest {
         }
         Files.writeString(sub.resolve("agent.lock"), "version: 1\n");
         Files.writeString(sub.resolve("inner.key"), "changed\n");
-        Result r = exec(sub, null, env, CliE2ETest.cmd("check", "--changed"));
+        Result r = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
         assertEquals(1, r.code(), r.toString());
         assertTrue(r.out().contains("inner.key"), r.out());
         // the branch also deletes the top policy: its version at HEAD still judges
         Files.delete(root.resolve("agent.lock"));
-        Result gone = exec(sub, null, env, CliE2ETest.cmd("check", "--changed"));
+        Result gone = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
         assertEquals(1, gone.code(), gone.toString());
         assertTrue(gone.out().contains("inner.key") && gone.out().contains("agent.lock"), gone.out());
     }

@@ -39,8 +39,8 @@ import java.util.stream.Stream;
  * protect); {@code policies.json} — each policy file loaded as {@code agent.lock}: valid ones protect themselves, invalid
  * ones give the vector's first error (id, line, column) and, when the implementation lists more than one error, exactly
  * the vector's list; {@code match.json} — every pattern of the match vectors in one policy and every path asked at once
- * ("covers" vectors and exact matches, judged by whether that pattern is among the rules that protect the path; exact
- * non-matches say nothing about covering and are left to in-process tests, as are paths with an empty, {@code .} or
+ * ("protects" vectors and the matches of every other mode, judged by whether that pattern is among the rules that
+ * protect the path; other non-matches say nothing about protecting and are left to in-process tests, as are paths with an empty, {@code .} or
  * {@code ..} segment, which a checked path cannot name), and every rejected pattern's error id (all in one policy
  * when the implementation lists every error, else one policy each). Questions run several at a time.
  */
@@ -207,7 +207,10 @@ public final class VectorRunner {
         JSONArray matches = doc.getJSONArray("matches");
         for (int i = 0; i < matches.length(); i++) {
             JSONObject m = matches.getJSONObject(i);
-            boolean askable = m.getString("mode").equals("covers") || m.getBoolean("match");
+            // a check answers "protects" (covers or holds, spec-patterns §7.6): every mode's match implies it, but
+            // only a "protects" non-match says the pattern must not protect the path (a path a pattern does not
+            // cover, such as X for X/**, may still be held)
+            boolean askable = m.getString("mode").equals("protects") || m.getBoolean("match");
             if (!askable || !nameable(m.getString("path"))) {
                 skipped++;
                 continue;
