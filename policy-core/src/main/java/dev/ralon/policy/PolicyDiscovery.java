@@ -20,6 +20,11 @@ import java.util.Set;
  * <p>Anything named agent.lock counts (a directory or a link named agent.lock is found, and then refused by the
  * loader with a clear message, rather than skipped). A directory on the way whose entry cannot be examined (no search
  * permission, an I/O error) is an error, never a skipped policy.
+ *
+ * <p>Tools that check a project rather than enforce on it (the Maven plugin) may stop at the project's repository:
+ * {@link #inRepository} splits the files in force into those inside the repository and those above it, so that a
+ * project nested under a directory with an agent.lock of its own neither walks nor judges that directory's tree.
+ * Enforcement ({@code ralon run}, the hooks) always uses {@link #inForce}: policies only add.
  */
 public final class PolicyDiscovery {
     public static final String FILE_NAME = "agent.lock";
@@ -46,6 +51,61 @@ public final class PolicyDiscovery {
             found.addAll(chain(real));
         }
         return List.copyOf(found);
+    }
+
+    /**
+     * The files in force at {@code dir} ({@link #inForce}), split at the root of the git repository that holds
+     * {@code dir} ({@link #repositoryRoot}). Without a repository every file is inside.
+     *
+     * @param dir absolute, or relative to the working directory; need not exist
+     * @throws PolicyException as {@link #inForce}
+     */
+    public static InRepository inRepository(Path dir) throws PolicyException {
+        List<Path> all = inForce(dir);
+        Path root = repositoryRoot(dir);
+        if (root == null) {
+            return new InRepository(null, all, List.of());
+        }
+        List<Path> inside = new ArrayList<>();
+        List<Path> outside = new ArrayList<>();
+        for (Path f : all) { // each file is named by its directory's real path, as root is
+            (f.getParent().startsWith(root) ? inside : outside).add(f);
+        }
+        return new InRepository(root, List.copyOf(inside), List.copyOf(outside));
+    }
+
+    /**
+     * The policy files in force at a directory, split at its repository's root.
+     *
+     * @param repositoryRoot the real path of the repository's top directory; {@code null} when there is none
+     * @param inside         the files at or below {@code repositoryRoot} (every file when there is no repository),
+     *                       farthest first
+     * @param outside        the files above it, farthest first
+     */
+    public record InRepository(Path repositoryRoot, List<Path> inside, List<Path> outside) {
+    }
+
+    /**
+     * The top directory of the git work tree that holds {@code dir}: the nearest of its real path and that path's
+     * ancestors holding an entry named {@code .git} (a directory in a clone; a file in a linked work tree or a
+     * submodule, gitrepository-layout(5)), found the way git finds it without {@code GIT_DIR}, and without running git.
+     * git never checks out a path with a {@code .git} component ({@code verify_path} in git's read-cache.c), so a
+     * commit cannot plant a nested one; a submodule is a repository of its own. An entry that cannot be examined
+     * counts as absent (the search goes on upwards: more is checked, never less).
+     *
+     * @param dir absolute, or relative to the working directory; need not exist
+     * @return the real path of that directory, or {@code null} when no ancestor holds {@code .git}
+     */
+    public static Path repositoryRoot(Path dir) {
+        Path lexical = dir.toAbsolutePath().normalize();
+        Path start = realOrNull(lexical);
+        for (Path d = start != null ? start : lexical; d != null; d = d.getParent()) {
+            if (Files.exists(d.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+                Path real = realOrNull(d);
+                return real != null ? real : d;
+            }
+        }
+        return null;
     }
 
     /**

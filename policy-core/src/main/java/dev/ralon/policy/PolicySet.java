@@ -62,6 +62,16 @@ public final class PolicySet {
         return load(new ArrayList<>(files));
     }
 
+    /**
+     * The policies of {@code files} (as found by {@link PolicyDiscovery}, farthest first), each loaded: for a tool that
+     * chose which of the files in force it judges ({@link PolicyDiscovery#inRepository}). Empty when {@code files} is.
+     *
+     * @throws PolicyException the error of the first file (nearest first) that cannot be loaded
+     */
+    public static PolicySet discovered(List<Path> files) throws PolicyException {
+        return load(files);
+    }
+
     /** A set of exactly the policy the user named, replacing discovery. */
     public static PolicySet explicit(Policy policy) {
         return new PolicySet(List.of(policy), true);

@@ -80,4 +80,65 @@ class PolicyDiscoveryTest {
         assertEquals(List.of(), PolicyDiscovery.inForce(tmp));
         assertEquals(List.of(), PolicyDiscovery.inForce(tmp.resolve("not/yet/created")));
     }
+
+    /**
+     * A project nested under a directory with an agent.lock of its own: the files above its repository are outside,
+     * and the repository's root is the one git names (a clone, a linked work tree), compared with the real git.
+     */
+    @Test
+    void filesAboveTheRepositoryAreOutsideIt() throws Exception {
+        Path top = tmp.toRealPath();
+        Files.writeString(top.resolve("agent.lock"), "version: 1\n");
+        Path repo = Files.createDirectories(top.resolve("work/repo"));
+        GitRepo git = GitRepo.init(repo).write("agent.lock", "version: 1\n").write("app/pom.xml", "<project/>\n");
+        git.commitAll("base");
+        Files.writeString(repo.resolve("app/agent.lock"), "version: 1\n");
+        Path app = repo.resolve("app");
+
+        assertEquals(Path.of(git.git("-C", "app", "rev-parse", "--show-toplevel").trim()), PolicyDiscovery.repositoryRoot(app));
+        PolicyDiscovery.InRepository split = PolicyDiscovery.inRepository(app);
+        assertEquals(repo, split.repositoryRoot());
+        assertEquals(List.of(repo.resolve("agent.lock"), app.resolve("agent.lock")), split.inside());
+        assertEquals(List.of(top.resolve("agent.lock")), split.outside());
+        assertEquals(PolicyDiscovery.inForce(app).size(), split.inside().size() + split.outside().size(),
+                "every file in force is on one side");
+
+        // a linked work tree has a .git file, not a directory
+        Path linked = top.resolve("work/linked");
+        git.git("worktree", "add", "-q", linked.toString());
+        assertEquals(Path.of(git.git("-C", linked.toString(), "rev-parse", "--show-toplevel").trim()),
+                PolicyDiscovery.repositoryRoot(linked.resolve("app")));
+        assertEquals(List.of(linked.resolve("agent.lock")), PolicyDiscovery.inRepository(linked.resolve("app")).inside());
+        assertEquals(List.of(top.resolve("agent.lock")), PolicyDiscovery.inRepository(linked.resolve("app")).outside());
+    }
+
+    /** Reached through a link from outside, the repository is still the real directory's. */
+    @Test
+    void theRepositoryOfADirectoryReachedThroughALinkIsItsRealOne() throws Exception {
+        Path top = tmp.toRealPath();
+        Path repo = Files.createDirectories(top.resolve("repo"));
+        GitRepo.init(repo).write("agent.lock", "version: 1\n");
+        Path elsewhere = Files.createDirectories(top.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("agent.lock"), "version: 1\n");
+        Path door = Files.createSymbolicLink(elsewhere.resolve("door"), repo);
+        PolicyDiscovery.InRepository split = PolicyDiscovery.inRepository(door);
+        assertEquals(repo, split.repositoryRoot());
+        assertEquals(List.of(repo.resolve("agent.lock")), split.inside());
+        assertEquals(List.of(elsewhere.resolve("agent.lock")), split.outside());
+    }
+
+    /** Not in a repository: nothing is outside (every file in force up to the file system root is judged). */
+    @Test
+    void withoutARepositoryEveryFileIsInside() throws Exception {
+        Path top = tmp.toRealPath();
+        for (Path p = top; p != null; p = p.getParent()) {
+            assertFalse(Files.exists(p.resolve(".git")), p + " holds .git: this machine cannot show 'no repository'");
+        }
+        Files.writeString(top.resolve("agent.lock"), "version: 1\n");
+        Path sub = Files.createDirectories(top.resolve("a/b"));
+        PolicyDiscovery.InRepository split = PolicyDiscovery.inRepository(sub);
+        assertEquals(null, split.repositoryRoot());
+        assertEquals(PolicyDiscovery.inForce(sub), split.inside());
+        assertEquals(List.of(), split.outside());
+    }
 }

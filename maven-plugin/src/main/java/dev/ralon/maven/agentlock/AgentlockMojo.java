@@ -1,6 +1,9 @@
 package dev.ralon.maven.agentlock;
 
+import dev.ralon.policy.PolicyDiscovery;
+import dev.ralon.policy.PolicyException;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
@@ -63,6 +66,30 @@ abstract class AgentlockMojo extends AbstractMojo {
       return;
     }
     run();
+  }
+
+  /**
+   * The agent.lock files this plugin judges for {@code dir}: those in force there ({@link PolicyDiscovery}) up to the
+   * root of the git repository that holds it, farthest first. A file above the repository belongs to another project
+   * (a home directory's, a monorepo's parent): it is neither loaded nor walked, and one line per build says so
+   * (ralon still enforces it on the command line). Outside a repository every file up to the file system root counts.
+   */
+  List<Path> policiesInRepository(Path dir) throws MojoExecutionException {
+    PolicyDiscovery.InRepository found;
+    try {
+      found = PolicyDiscovery.inRepository(dir);
+    } catch (PolicyException e) {
+      throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
+    }
+    if (!found.outside().isEmpty()) {
+      String files = String.join(", ", found.outside().stream().map(Path::toString).toList());
+      if (BuildState.checked(session).putIfAbsent("\u0000outside\u0000" + files, new String[] {BuildState.OK, module()})
+          == null) {
+        getLog().info("agent.lock " + files + " not checked: above the repository " + found.repositoryRoot()
+            + " (ralon still enforces it there)");
+      }
+    }
+    return found.inside();
   }
 
   String module() {

@@ -2,7 +2,6 @@ package dev.ralon.maven.agentlock;
 
 import dev.ralon.policy.ChangedPaths;
 import dev.ralon.policy.GitException;
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
@@ -20,7 +19,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * outside any sandbox ({@code mvn agentlock:changed -Dagentlock.base=origin/main}). The same check as
  * {@code ralon check --changed BASE}: what the branch changed since it left BASE (the work tree, untracked files
  * included, against the merge base of BASE and HEAD; or with {@code A...B} commit B against the merge base of A and
- * B), both sides of renames, each judged by every agent.lock in force in the work tree and as it was at the merge
+ * B), both sides of renames, each judged by every agent.lock in force in the repository's work tree and as it was at the merge
  * base (so a branch cannot weaken or delete an agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
  * next commit records).
  *
@@ -69,26 +68,20 @@ public class ChangedMojo extends AgentlockMojo {
     Path dir = basedir.toPath().toAbsolutePath().normalize();
     String given = base == null || base.isBlank() ? null : base.trim();
     List<Path> files;
-    try {
-      files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
-          : PolicyDiscovery.inForce(dir);
-    } catch (PolicyException e) {
-      throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
-    }
+    files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
+        : policiesInRepository(dir);
     // once per build for the same policies and base: git answers for the whole repository, so modules that share
     // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
     String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
     BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
-        files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, given, index));
+        files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, files, given, index));
   }
 
-  private void guard(Path dir, String given, boolean index) throws MojoExecutionException, MojoFailureException {
+  private void guard(Path dir, List<Path> files, String given, boolean index) throws MojoExecutionException, MojoFailureException {
     PolicySet policy;
     ChangedPaths.Result result;
     try {
-      policy = policyFile != null
-          ? PolicySet.explicit(PolicyLoader.load(policyFile.toPath().toAbsolutePath().normalize()))
-          : PolicySet.inForceAt(dir);
+      policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0))) : PolicySet.discovered(files);
       if (policy.isEmpty()) {
         throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
       }

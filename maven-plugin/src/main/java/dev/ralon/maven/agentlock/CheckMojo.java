@@ -1,6 +1,5 @@
 package dev.ralon.maven.agentlock;
 
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
@@ -18,8 +17,10 @@ import org.apache.maven.plugins.annotations.Parameter;
 /**
  * Checks the project's agent.lock and fails the build when it is not valid.
  *
- * <p>Finds agent.lock the way {@code ralon} does: every {@code agent.lock} in the project's base directory and in each
- * of its parents is in force, and each only adds protection (or the file given by {@code policyFile} alone). Then:
+ * <p>Finds agent.lock the way {@code ralon} does, up to the repository's root: every {@code agent.lock} in the project's
+ * base directory and in each of its parents within the git repository that holds it is in force, and each only adds
+ * protection (or the file given by {@code policyFile} alone). A file above the repository is another project's: it is
+ * not checked, and one line says so. Then:
  * <ul>
  *   <li>policy errors (YAML syntax, unknown key, bad version, bad pattern, duplicate key, ...) fail the build, each
  *       on its own line {@code [ERROR] /abs/agent.lock:line:column: reason} — every error the loader reports;</li>
@@ -102,11 +103,7 @@ public class CheckMojo extends AgentlockMojo {
     if (policyFile != null) {
       files = List.of(policyFile.toPath().toAbsolutePath().normalize());
     } else {
-      try {
-        files = PolicyDiscovery.inForce(basedir.toPath().toAbsolutePath().normalize());
-      } catch (PolicyException e) {
-        throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
-      }
+      files = policiesInRepository(basedir.toPath().toAbsolutePath().normalize());
       if (files.isEmpty()) {
         missing(missingMode);
         return;
@@ -122,9 +119,10 @@ public class CheckMojo extends AgentlockMojo {
       throws MojoExecutionException, MojoFailureException {
     PolicyCheck.Result result;
     try {
-      // the explicit file alone, or every file in force (each loaded; the first that cannot be is the error)
+      // the explicit file alone, or every file in force in the repository (each loaded; the first that cannot be is
+      // the error)
       PolicySet set = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
-          : PolicySet.inForceAt(basedir.toPath().toAbsolutePath().normalize());
+          : PolicySet.discovered(files);
       result = PolicyCheck.run(set, failUnmatched, requiredPaths);
     } catch (PolicyException e) {
       Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : files.get(0);
