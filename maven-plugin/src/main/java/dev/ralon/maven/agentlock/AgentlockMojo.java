@@ -92,6 +92,22 @@ abstract class AgentlockMojo extends AbstractMojo {
     return found.inside();
   }
 
+  /**
+   * Writes {@code results} as a SARIF log to {@code sarifFile} (nothing when it is not set); a file that cannot be
+   * written is an execution error.
+   */
+  void writeSarif(File sarifFile, List<Sarif.Result> results) throws MojoExecutionException {
+    if (sarifFile == null) {
+      return;
+    }
+    Path out = sarifFile.toPath().toAbsolutePath().normalize();
+    try {
+      Sarif.write(out, results);
+    } catch (java.io.IOException e) {
+      throw new MojoExecutionException("agentlock: cannot write " + out + ": " + e.getMessage(), e);
+    }
+  }
+
   String module() {
     return project.getGroupId() + ":" + project.getArtifactId();
   }

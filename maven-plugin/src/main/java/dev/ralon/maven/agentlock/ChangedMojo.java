@@ -43,6 +43,15 @@ public class ChangedMojo extends AgentlockMojo {
   @Parameter(property = "agentlock.staged", defaultValue = "false")
   private String staged;
 
+  /**
+   * Also write what the guard found as a SARIF 2.1.0 log to this file: one result per protected path changed, located
+   * at that path, with the protecting pattern's place in agent.lock as a related location (or the policy's errors).
+   * Written on every run, empty of results when nothing protected changed. Its own property, so that {@code check}'s
+   * log in the same build is not overwritten.
+   */
+  @Parameter(property = "agentlock.changed.sarifFile")
+  private java.io.File sarifFile;
+
   /** Skip this goal only ({@code agentlock.skip} skips every goal). */
   @Parameter(property = "agentlock.changed.skip", defaultValue = "false")
   private String skipChanged;
@@ -93,6 +102,7 @@ public class ChangedMojo extends AgentlockMojo {
         throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
       }
       List<String> errors = PolicyCheck.describeAll(e, where);
+      writeSarif(sarifFile, Sarif.problems(List.of(where), errors, List.of()));
       fail(errors, "agent.lock " + where + " is not valid: " + CheckMojo.count(errors.size(), "error")
           + " (listed above)");
       return;
@@ -100,22 +110,33 @@ public class ChangedMojo extends AgentlockMojo {
       throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
     }
     String shown = String.join(", ", policy.files().stream().map(Path::toString).toList());
+    List<String> lines = new ArrayList<>();
+    List<Sarif.Result> results = new ArrayList<>();
+    for (ChangedPaths.Finding f : result.findings()) {
+      java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
+      List<Sarif.Location> where = new ArrayList<>();
+      for (Rule r : f.rules()) {
+        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
+        boolean onDisk = r.file() != null && !r.file().toString().contains(":");
+        Path in = onDisk ? r.file().toAbsolutePath().normalize() : r.file();
+        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
+            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
+        Sarif.Location at = onDisk ? new Sarif.Location(in, r.line(), r.column()) : null;
+        if (at != null && !where.contains(at)) {
+          where.add(at);
+        }
+      }
+      String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
+          + String.join(", ", why);
+      Path changed = result.top().resolve(f.path());
+      lines.add(changed + ": " + text);
+      results.add(new Sarif.Result(Sarif.CHANGE_RULE, "error", text, new Sarif.Location(changed, 0, 0),
+          List.copyOf(where)));
+    }
+    writeSarif(sarifFile, results);
     if (result.findings().isEmpty()) {
       getLog().info("agent.lock " + shown + ": no protected path changed (" + result.against() + ")");
       return;
-    }
-    List<String> lines = new ArrayList<>();
-    for (ChangedPaths.Finding f : result.findings()) {
-      java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
-      for (Rule r : f.rules()) {
-        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
-        Path in = r.file() == null || r.file().toString().contains(":") ? r.file()
-            : r.file().toAbsolutePath().normalize();
-        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
-            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
-      }
-      lines.add(result.top().resolve(f.path()) + ": " + f.status()
-          + (f.from() == null ? "" : " from " + f.from()) + ", protected by " + String.join(", ", why));
     }
     fail(lines, "protected paths changed (" + result.against() + "): " + CheckMojo.count(lines.size(), "path")
         + " (listed above)");

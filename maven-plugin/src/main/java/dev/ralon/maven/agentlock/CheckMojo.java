@@ -150,15 +150,7 @@ public class CheckMojo extends AgentlockMojo {
 
   private void writeSarif(List<Path> files, List<String> errors, List<String> warnings)
       throws MojoExecutionException {
-    if (sarifFile == null) {
-      return;
-    }
-    Path out = sarifFile.toPath().toAbsolutePath().normalize();
-    try {
-      Sarif.write(out, files, errors, warnings);
-    } catch (IOException e) {
-      throw new MojoExecutionException("agentlock: cannot write " + out + ": " + e.getMessage(), e);
-    }
+    writeSarif(sarifFile, Sarif.problems(files, errors, warnings));
   }
 
   static String count(int n, String noun) {

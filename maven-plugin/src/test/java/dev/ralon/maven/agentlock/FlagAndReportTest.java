@@ -72,4 +72,22 @@ class FlagAndReportTest {
     assertTrue(json.contains("\"level\": \"warning\", \"message\": {\"text\": \"whole file\"}"), json);
     assertTrue(json.contains("\"uri\": \"" + file.toUri() + "\""), json);
   }
+
+  /** agentlock:changed: a result at the changed path, the protecting pattern's place as a related location. */
+  @Test
+  void sarifLocatesAChangeAtThePathAndThePatternAsRelated() throws Exception {
+    Path file = dir.resolve("agent.lock");
+    Path changed = dir.resolve("config/app.properties");
+    Path out = dir.resolve("target/changed.sarif");
+    Sarif.write(out, List.of(new Sarif.Result(Sarif.CHANGE_RULE, "error", "M, protected by \"config/\"",
+        new Sarif.Location(changed, 0, 0), List.of(new Sarif.Location(file, 3, 5)))));
+    String json = Files.readString(out);
+    assertTrue(json.contains("{\"ruleId\": \"protected-path-changed\", \"level\": \"error\", \"message\": {\"text\": "
+        + "\"M, protected by \\\"config/\\\"\"}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \""
+        + changed.toUri() + "\"}}}], \"relatedLocations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \""
+        + file.toUri() + "\"}, \"region\": {\"startLine\": 3, \"startColumn\": 5}}}]}"), json);
+    assertTrue(json.contains("{\"id\": \"protected-path-changed\""), "the rule is declared: " + json);
+    Sarif.write(out, List.of());
+    assertTrue(Files.readString(out).contains("\"results\": []"), "a clean run writes an empty log");
+  }
 }
