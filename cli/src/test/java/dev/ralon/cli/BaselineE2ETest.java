@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * #13, the baseline: code the agent plants where it runs later outside the sandbox (a git hook, git's core.fsmonitor,
+ * The baseline (docs/security.md, "Around the boundary"): code the agent plants where it runs later outside the sandbox (a git hook, git's core.fsmonitor,
  * ~/.bashrc). Each attack runs for real inside {@code ralon run}, under both backends, as root and as uid 65534, with
  * a temporary HOME holding the project (the usual layout: the project lies under HOME), after a control run that shows
  * the attack works without the sandbox; the verdict is read from outside. Under landlock the .git entries are left out

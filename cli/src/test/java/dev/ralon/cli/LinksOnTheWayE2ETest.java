@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * #13, "a symbolic link on the way is not protected": with {@code lib/door/*.key} protected and
- * {@code lib/door -> ../real}, the agent retargeted {@code lib/door} during the run, and the next run protected
+ * Links on the way (docs/security.md), "a symbolic link on the way is not protected": with {@code lib/door/*.key}
+ * protected and {@code lib/door -> ../real}, the agent retargeted {@code lib/door} during the run, and the next run protected
  * {@code decoy/*.key} instead. Each attack runs for real inside {@code ralon run} under both backends, as root and as
  * uid 65534, in a project of its own, after a control run without the sandbox that shows the attack retargets the
  * link; the verdict is read from outside: the link still points where it did, its directory is still there, the

@@ -159,7 +159,7 @@ class PolicySetTest {
         return m;
     }
 
-    /** A link on the way of any policy in force stays in the set's expansion (links on the way, #13). */
+    /** A link on the way of any policy in force stays in the set's expansion (links on the way, docs/security.md). */
     @Test
     void linksOnTheWayOfEveryPolicyInForce() throws Exception {
         Files.createDirectories(top.resolve("real"));

@@ -386,7 +386,7 @@ class ProtectedPathsTest {
         return m;
     }
 
-    /** #13: the link a protected path is reached through is listed, so that a run can keep it from being retargeted. */
+    /** Links on the way (docs/security.md): the link a protected path is reached through is listed, so that a run can keep it from being retargeted. */
     @Test
     void theLinksOnTheWayToAProtectedPathAreListed() throws Exception {
         file("real/x.key");

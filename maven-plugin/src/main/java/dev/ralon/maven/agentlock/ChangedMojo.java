@@ -32,113 +32,113 @@ import org.apache.maven.plugins.annotations.Parameter;
 @Mojo(name = "changed", threadSafe = true, aggregator = true)
 public class ChangedMojo extends AgentlockMojo {
 
-  /**
-   * The base the branch is judged against: {@code origin/main} (the work tree against the merge base of it and HEAD)
-   * or {@code A...B} (commit B against the merge base of A and B). Not set: HEAD, refused under {@code CI=true}.
-   */
-  @Parameter(property = "agentlock.base")
-  private String base;
+    /**
+     * The base the branch is judged against: {@code origin/main} (the work tree against the merge base of it and HEAD)
+     * or {@code A...B} (commit B against the merge base of A and B). Not set: HEAD, refused under {@code CI=true}.
+     */
+    @Parameter(property = "agentlock.base")
+    private String base;
 
-  /** Compare the index with HEAD instead ({@code true}/{@code false}). */
-  @Parameter(property = "agentlock.staged", defaultValue = "false")
-  private String staged;
+    /** Compare the index with HEAD instead ({@code true}/{@code false}). */
+    @Parameter(property = "agentlock.staged", defaultValue = "false")
+    private String staged;
 
-  /**
-   * Also write what the guard found as a SARIF 2.1.0 log to this file: one result per protected path changed, located
-   * at that path, with the protecting pattern's place in agent.lock as a related location (or the policy's errors).
-   * Written on every run, empty of results when nothing protected changed. Its own property, so that {@code check}'s
-   * log in the same build is not overwritten.
-   */
-  @Parameter(property = "agentlock.changed.sarifFile")
-  private java.io.File sarifFile;
+    /**
+     * Also write what the guard found as a SARIF 2.1.0 log to this file: one result per protected path changed, located
+     * at that path, with the protecting pattern's place in agent.lock as a related location (or the policy's errors).
+     * Written on every run, empty of results when nothing protected changed. Its own property, so that {@code check}'s
+     * log in the same build is not overwritten.
+     */
+    @Parameter(property = "agentlock.changed.sarifFile")
+    private java.io.File sarifFile;
 
-  /** Skip this goal only ({@code agentlock.skip} skips every goal). */
-  @Parameter(property = "agentlock.changed.skip", defaultValue = "false")
-  private String skipChanged;
+    /** Skip this goal only ({@code agentlock.skip} skips every goal). */
+    @Parameter(property = "agentlock.changed.skip", defaultValue = "false")
+    private String skipChanged;
 
-  @Override
-  String goalSkipProperty() {
-    return "agentlock.changed.skip";
-  }
-
-  @Override
-  String goalSkip() {
-    return skipChanged;
-  }
-
-  @Override
-  String what() {
-    return "agent.lock change guard";
-  }
-
-  @Override
-  void run() throws MojoExecutionException, MojoFailureException {
-    boolean index = Flag.parse("agentlock.staged", staged);
-    Path dir = basedir.toPath().toAbsolutePath().normalize();
-    String given = base == null || base.isBlank() ? null : base.trim();
-    List<Path> files;
-    files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
-        : policiesInRepository(dir);
-    // once per build for the same policies and base: git answers for the whole repository, so modules that share
-    // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
-    String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
-    BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
-        files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, files, given, index));
-  }
-
-  private void guard(Path dir, List<Path> files, String given, boolean index) throws MojoExecutionException, MojoFailureException {
-    PolicySet policy;
-    ChangedPaths.Result result;
-    try {
-      policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0))) : PolicySet.discovered(files);
-      if (policy.isEmpty()) {
-        throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
-      }
-      result = ChangedPaths.find(policy, dir, given, index, ChangedPaths.underCi(System.getenv()),
-          "-Dagentlock.base=");
-    } catch (PolicyException e) {
-      Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : dir.resolve("agent.lock");
-      if (e.isIoFault()) {
-        throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
-      }
-      List<String> errors = PolicyCheck.describeAll(e, where);
-      writeSarif(sarifFile, Sarif.problems(List.of(where), errors, List.of()));
-      fail(errors, "agent.lock " + where + " is not valid: " + CheckMojo.count(errors.size(), "error")
-          + " (listed above)");
-      return;
-    } catch (GitException e) {
-      throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
+    @Override
+    String goalSkipProperty() {
+        return "agentlock.changed.skip";
     }
-    String shown = String.join(", ", policy.files().stream().map(Path::toString).toList());
-    List<String> lines = new ArrayList<>();
-    List<Sarif.Result> results = new ArrayList<>();
-    for (ChangedPaths.Finding f : result.findings()) {
-      java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
-      List<Sarif.Location> where = new ArrayList<>();
-      for (Rule r : f.rules()) {
-        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
-        boolean onDisk = r.file() != null && !r.file().toString().contains(":");
-        Path in = onDisk ? r.file().toAbsolutePath().normalize() : r.file();
-        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
-            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
-        Sarif.Location at = onDisk ? new Sarif.Location(in, r.line(), r.column()) : null;
-        if (at != null && !where.contains(at)) {
-          where.add(at);
+
+    @Override
+    String goalSkip() {
+        return skipChanged;
+    }
+
+    @Override
+    String what() {
+        return "agent.lock change guard";
+    }
+
+    @Override
+    void run() throws MojoExecutionException, MojoFailureException {
+        boolean index = Flag.parse("agentlock.staged", staged);
+        Path dir = basedir.toPath().toAbsolutePath().normalize();
+        String given = base == null || base.isBlank() ? null : base.trim();
+        List<Path> files;
+        files = policyFile != null ? List.of(policyFile.toPath().toAbsolutePath().normalize())
+                : policiesInRepository(dir);
+        // once per build for the same policies and base: git answers for the whole repository, so modules that share
+        // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
+        String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
+        BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
+                files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, files, given, index));
+    }
+
+    private void guard(Path dir, List<Path> files, String given, boolean index) throws MojoExecutionException, MojoFailureException {
+        PolicySet policy;
+        ChangedPaths.Result result;
+        try {
+            policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0))) : PolicySet.discovered(files);
+            if (policy.isEmpty()) {
+                throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
+            }
+            result = ChangedPaths.find(policy, dir, given, index, ChangedPaths.underCi(System.getenv()),
+                    "-Dagentlock.base=");
+        } catch (PolicyException e) {
+            Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : dir.resolve("agent.lock");
+            if (e.isIoFault()) {
+                throw new MojoExecutionException(PolicyCheck.describe(e, where), e);
+            }
+            List<String> errors = PolicyCheck.describeAll(e, where);
+            writeSarif(sarifFile, Sarif.problems(List.of(where), errors, List.of()));
+            fail(errors, "agent.lock " + where + " is not valid: " + CheckMojo.count(errors.size(), "error")
+                    + " (listed above)");
+            return;
+        } catch (GitException e) {
+            throw new MojoExecutionException("agentlock: " + e.getMessage(), e);
         }
-      }
-      String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
-          + String.join(", ", why);
-      Path changed = result.top().resolve(f.path());
-      lines.add(changed + ": " + text);
-      results.add(new Sarif.Result(Sarif.CHANGE_RULE, "error", text, new Sarif.Location(changed, 0, 0),
-          List.copyOf(where)));
+        String shown = String.join(", ", policy.files().stream().map(Path::toString).toList());
+        List<String> lines = new ArrayList<>();
+        List<Sarif.Result> results = new ArrayList<>();
+        for (ChangedPaths.Finding f : result.findings()) {
+            java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
+            List<Sarif.Location> where = new ArrayList<>();
+            for (Rule r : f.rules()) {
+                // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
+                boolean onDisk = r.file() != null && !r.file().toString().contains(":");
+                Path in = onDisk ? r.file().toAbsolutePath().normalize() : r.file();
+                why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
+                        : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
+                Sarif.Location at = onDisk ? new Sarif.Location(in, r.line(), r.column()) : null;
+                if (at != null && !where.contains(at)) {
+                    where.add(at);
+                }
+            }
+            String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
+                    + String.join(", ", why);
+            Path changed = result.top().resolve(f.path());
+            lines.add(changed + ": " + text);
+            results.add(new Sarif.Result(Sarif.CHANGE_RULE, "error", text, new Sarif.Location(changed, 0, 0),
+                    List.copyOf(where)));
+        }
+        writeSarif(sarifFile, results);
+        if (result.findings().isEmpty()) {
+            getLog().info("agent.lock " + shown + ": no protected path changed (" + result.against() + ")");
+            return;
+        }
+        fail(lines, "protected paths changed (" + result.against() + "): " + CheckMojo.count(lines.size(), "path")
+                + " (listed above)");
     }
-    writeSarif(sarifFile, results);
-    if (result.findings().isEmpty()) {
-      getLog().info("agent.lock " + shown + ": no protected path changed (" + result.against() + ")");
-      return;
-    }
-    fail(lines, "protected paths changed (" + result.against() + "): " + CheckMojo.count(lines.size(), "path")
-        + " (listed above)");
-  }
 }

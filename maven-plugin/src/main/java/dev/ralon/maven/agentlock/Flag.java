@@ -11,15 +11,15 @@ import org.apache.maven.plugin.MojoExecutionException;
  */
 final class Flag {
 
-  private Flag() {}
+    private Flag() {}
 
-  static boolean parse(String property, String value) throws MojoExecutionException {
-    String v = value == null ? "false" : value.trim().toLowerCase(Locale.ROOT);
-    return switch (v) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new MojoExecutionException(
-          property + " is \"" + value + "\"; expected true or false");
-    };
-  }
+    static boolean parse(String property, String value) throws MojoExecutionException {
+        String v = value == null ? "false" : value.trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new MojoExecutionException(
+                    property + " is \"" + value + "\"; expected true or false");
+        };
+    }
 }

@@ -23,154 +23,154 @@ import java.util.List;
  */
 final class PolicyCheck {
 
-  /** What the check found. {@code failures} empty means the build may go on. */
-  record Result(String summary, List<String> warnings, List<String> failures) {}
+    /** What the check found. {@code failures} empty means the build may go on. */
+    record Result(String summary, List<String> warnings, List<String> failures) {}
 
-  private PolicyCheck() {}
+    private PolicyCheck() {}
 
-  /**
-   * Formats a policy error as {@code /absolute/agent.lock:line:column: reason} (line and column left out when the
-   * error concerns the whole file). Unlike {@link PolicyException#getMessage()}, which shows the file relative to
-   * the working directory, the path is absolute: in a multi-module build the working directory says nothing.
-   */
-  static String describe(PolicyException e, Path file) {
-    StringBuilder sb = new StringBuilder(file.toAbsolutePath().normalize().toString());
-    if (e.line() > 0) {
-      sb.append(':').append(e.line());
-      if (e.column() > 0) {
-        sb.append(':').append(e.column());
-      }
-    }
-    return sb.append(": ").append(e.reason()).toString();
-  }
-
-  /**
-   * Every error a {@link PolicyException} carries ({@link PolicyException#problems()}, in the order the spec fixes:
-   * the exception's own first), one line each, so a file with four mistakes is reported in one build. A problem's
-   * own file is used when it names one (absolute), else {@code file}.
-   */
-  static List<String> describeAll(PolicyException e, Path file) {
-    List<String> out = new ArrayList<>();
-    for (PolicyException.Problem p : e.problems()) {
-      Path where = p.file() != null && p.file().isAbsolute() ? p.file() : file;
-      StringBuilder sb = new StringBuilder(where.toAbsolutePath().normalize().toString());
-      if (p.line() > 0) {
-        sb.append(':').append(p.line());
-        if (p.column() > 0) {
-          sb.append(':').append(p.column());
+    /**
+     * Formats a policy error as {@code /absolute/agent.lock:line:column: reason} (line and column left out when the
+     * error concerns the whole file). Unlike {@link PolicyException#getMessage()}, which shows the file relative to
+     * the working directory, the path is absolute: in a multi-module build the working directory says nothing.
+     */
+    static String describe(PolicyException e, Path file) {
+        StringBuilder sb = new StringBuilder(file.toAbsolutePath().normalize().toString());
+        if (e.line() > 0) {
+            sb.append(':').append(e.line());
+            if (e.column() > 0) {
+                sb.append(':').append(e.column());
+            }
         }
-      }
-      out.add(sb.append(": ").append(p.reason()).toString());
+        return sb.append(": ").append(e.reason()).toString();
     }
-    return out;
-  }
 
-  /**
-   * A warning from policy-core in the form this plugin promises: the loader's start with the policy file as shown
-   * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
-   * front).
-   */
-  static String absolute(String warning, Path file) {
-    Path shown = file.toAbsolutePath().normalize();
-    Path cwd = Path.of("").toAbsolutePath();
-    String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
-    if (warning.startsWith(shown + ":")) {
-      return warning;
-    }
-    if (relative != null && warning.startsWith(relative + ":")) {
-      return shown + warning.substring(relative.length());
-    }
-    return shown + ": " + warning;
-  }
-
-  /**
-   * @param file the agent.lock to check
-   * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
-   * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
-   */
-  static Result run(Path file, boolean failOnUnmatched, List<String> required)
-      throws PolicyException, IOException {
-    return run(PolicySet.explicit(PolicyLoader.load(file)), failOnUnmatched, required);
-  }
-
-  /**
-   * Checks every policy of {@code policies} together: each one's patterns that match nothing, each one's remarks, and
-   * the required paths, relative to the nearest policy's directory, against all of them (a path any of them protects
-   * is protected).
-   */
-  static Result run(PolicySet policies, boolean failOnUnmatched, List<String> required) throws IOException {
-    Expansion expansion = policies.expand(true);
-    List<String> warnings = new ArrayList<>();
-    for (Policy p : policies.policies()) {
-      for (String w : p.warnings()) {
-        warnings.add(absolute(w, p.file()));
-      }
-      if (p.declaredRules().isEmpty()) {
-        warnings.add(p.file().toAbsolutePath().normalize()
-            + ": the policy protects nothing but itself (no pattern under protect:)");
-      }
-    }
-    List<String> remarks = new ArrayList<>(expansion.warnings());
-    List<String> failures = new ArrayList<>();
-    for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
-      // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
-      // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
-      String quoted = "pattern \"" + rule.pattern() + "\"";
-      String prefix = quoted + " (" + rule.location(policies.namesByFileName()) + ")";
-      String text = quoted + " matches nothing";
-      for (int i = 0; i < remarks.size(); i++) {
-        if (remarks.get(i).startsWith(prefix)) {
-          text = quoted + remarks.remove(i).substring(prefix.length());
-          break;
+    /**
+     * Every error a {@link PolicyException} carries ({@link PolicyException#problems()}, in the order the spec fixes:
+     * the exception's own first), one line each, so a file with four mistakes is reported in one build. A problem's
+     * own file is used when it names one (absolute), else {@code file}.
+     */
+    static List<String> describeAll(PolicyException e, Path file) {
+        List<String> out = new ArrayList<>();
+        for (PolicyException.Problem p : e.problems()) {
+            Path where = p.file() != null && p.file().isAbsolute() ? p.file() : file;
+            StringBuilder sb = new StringBuilder(where.toAbsolutePath().normalize().toString());
+            if (p.line() > 0) {
+                sb.append(':').append(p.line());
+                if (p.column() > 0) {
+                    sb.append(':').append(p.column());
+                }
+            }
+            out.add(sb.append(": ").append(p.reason()).toString());
         }
-      }
-      String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
-      (failOnUnmatched ? failures : warnings).add(msg);
+        return out;
     }
-    Policy nearest = policies.nearest();
-    String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
-    // What the protected set may miss (a directory that cannot be listed, a name this JVM cannot read as UTF-8) fails
-    // the check: the answer would otherwise differ from ralon's, silently. Maven's JVM reads file names with the
-    // locale Maven was started under, which the plugin does not choose: ASCII names read the same under every
-    // locale; a non-ASCII one under C, POSIX or no locale is reported here with what to do.
-    for (String inc : expansion.incomplete()) {
-      remarks.remove(inc);
-      failures.add(shown + ": " + inc);
+
+    /**
+     * A warning from policy-core in the form this plugin promises: the loader's start with the policy file as shown
+     * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
+     * front).
+     */
+    static String absolute(String warning, Path file) {
+        Path shown = file.toAbsolutePath().normalize();
+        Path cwd = Path.of("").toAbsolutePath();
+        String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
+        if (warning.startsWith(shown + ":")) {
+            return warning;
+        }
+        if (relative != null && warning.startsWith(relative + ":")) {
+            return shown + warning.substring(relative.length());
+        }
+        return shown + ": " + warning;
     }
-    for (String w : remarks) {
-      String abs = absolute(w, policies.nearest().file());
-      if (!warnings.contains(abs)) {
-        warnings.add(abs);
-      }
+
+    /**
+     * @param file the agent.lock to check
+     * @param failOnUnmatched whether a pattern that matches nothing is a failure (otherwise a warning)
+     * @param required normalised paths (see {@link RequiredPath}) that the policy must protect
+     */
+    static Result run(Path file, boolean failOnUnmatched, List<String> required)
+            throws PolicyException, IOException {
+        return run(PolicySet.explicit(PolicyLoader.load(file)), failOnUnmatched, required);
     }
-    for (String path : required) {
-      Path abs;
-      try {
-        abs = nearest.root().resolve(path).normalize();
-      } catch (java.nio.file.InvalidPathException e) {
-        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
-            + "\" cannot be represented in this JVM (file names are read as " + FileNames.encoding() + ")");
-        continue;
-      }
-      if (!policies.isProtectedLexically(abs)) {
-        failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
-            + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
-            + "covers " + abs + ")");
-      }
+
+    /**
+     * Checks every policy of {@code policies} together: each one's patterns that match nothing, each one's remarks, and
+     * the required paths, relative to the nearest policy's directory, against all of them (a path any of them protects
+     * is protected).
+     */
+    static Result run(PolicySet policies, boolean failOnUnmatched, List<String> required) throws IOException {
+        Expansion expansion = policies.expand(true);
+        List<String> warnings = new ArrayList<>();
+        for (Policy p : policies.policies()) {
+            for (String w : p.warnings()) {
+                warnings.add(absolute(w, p.file()));
+            }
+            if (p.declaredRules().isEmpty()) {
+                warnings.add(p.file().toAbsolutePath().normalize()
+                        + ": the policy protects nothing but itself (no pattern under protect:)");
+            }
+        }
+        List<String> remarks = new ArrayList<>(expansion.warnings());
+        List<String> failures = new ArrayList<>();
+        for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
+            // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
+            // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
+            String quoted = "pattern \"" + rule.pattern() + "\"";
+            String prefix = quoted + " (" + rule.location(policies.namesByFileName()) + ")";
+            String text = quoted + " matches nothing";
+            for (int i = 0; i < remarks.size(); i++) {
+                if (remarks.get(i).startsWith(prefix)) {
+                    text = quoted + remarks.remove(i).substring(prefix.length());
+                    break;
+                }
+            }
+            String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
+            (failOnUnmatched ? failures : warnings).add(msg);
+        }
+        Policy nearest = policies.nearest();
+        String shown = String.join(", ", policies.files().stream().map(f -> f.toAbsolutePath().normalize().toString()).toList());
+        // What the protected set may miss (a directory that cannot be listed, a name this JVM cannot read as UTF-8) fails
+        // the check: the answer would otherwise differ from ralon's, silently. Maven's JVM reads file names with the
+        // locale Maven was started under, which the plugin does not choose: ASCII names read the same under every
+        // locale; a non-ASCII one under C, POSIX or no locale is reported here with what to do.
+        for (String inc : expansion.incomplete()) {
+            remarks.remove(inc);
+            failures.add(shown + ": " + inc);
+        }
+        for (String w : remarks) {
+            String abs = absolute(w, policies.nearest().file());
+            if (!warnings.contains(abs)) {
+                warnings.add(abs);
+            }
+        }
+        for (String path : required) {
+            Path abs;
+            try {
+                abs = nearest.root().resolve(path).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+                        + "\" cannot be represented in this JVM (file names are read as " + FileNames.encoding() + ")");
+                continue;
+            }
+            if (!policies.isProtectedLexically(abs)) {
+                failures.add(nearest.file().toAbsolutePath().normalize() + ": required path \"" + path
+                        + "\" is not protected (no pattern " + (policies.policies().size() == 1 ? "" : "of " + shown + " ")
+                        + "covers " + abs + ")");
+            }
+        }
+        String notUtf8 = FileNames.notUtf8Reason();
+        if (!failures.isEmpty() && notUtf8 != null) {
+            // a hint about the failures, not a problem of the file: a warning, so that the count of problems stays true
+            warnings.add("agentlock: " + notUtf8 + "; Maven's own locale decides it: LC_ALL=C.UTF-8 mvn ...");
+        }
+        int patterns = 0;
+        for (Policy p : policies.policies()) {
+            patterns += p.declaredRules().size();
+        }
+        long onDisk = expansion.entries().stream().filter(e -> e.kind() != Expansion.Entry.Kind.MISSING).count();
+        String summary = "agent.lock OK: " + shown + " (" + patterns + " pattern" + (patterns == 1 ? "" : "s")
+                + ", " + onDisk + " protected path" + (onDisk == 1 ? "" : "s") + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"
+                + (required.size() == 1 ? "" : "s") + " protected") + ")";
+        return new Result(summary, List.copyOf(warnings), List.copyOf(failures));
     }
-    String notUtf8 = FileNames.notUtf8Reason();
-    if (!failures.isEmpty() && notUtf8 != null) {
-      // a hint about the failures, not a problem of the file: a warning, so that the count of problems stays true
-      warnings.add("agentlock: " + notUtf8 + "; Maven's own locale decides it: LC_ALL=C.UTF-8 mvn ...");
-    }
-    int patterns = 0;
-    for (Policy p : policies.policies()) {
-      patterns += p.declaredRules().size();
-    }
-    long onDisk = expansion.entries().stream().filter(e -> e.kind() != Expansion.Entry.Kind.MISSING).count();
-    String summary = "agent.lock OK: " + shown + " (" + patterns + " pattern" + (patterns == 1 ? "" : "s")
-        + ", " + onDisk + " protected path" + (onDisk == 1 ? "" : "s") + " on disk" + (required.isEmpty() ? "" : ", " + required.size() + " required path"
-        + (required.size() == 1 ? "" : "s") + " protected") + ")";
-    return new Result(summary, List.copyOf(warnings), List.copyOf(failures));
-  }
 }

@@ -10,17 +10,17 @@ import org.junit.jupiter.api.Test;
 
 class OnMissingTest {
 
-  @Test
-  void acceptsTheThreeModesInAnyCase() throws Exception {
-    assertEquals(OnMissing.WARN, OnMissing.parse("warn"));
-    assertEquals(OnMissing.FAIL, OnMissing.parse(" FAIL "));
-    assertEquals(OnMissing.IGNORE, OnMissing.parse("Ignore"));
-    assertEquals(OnMissing.WARN, OnMissing.parse(null));
-  }
+    @Test
+    void acceptsTheThreeModesInAnyCase() throws Exception {
+        assertEquals(OnMissing.WARN, OnMissing.parse("warn"));
+        assertEquals(OnMissing.FAIL, OnMissing.parse(" FAIL "));
+        assertEquals(OnMissing.IGNORE, OnMissing.parse("Ignore"));
+        assertEquals(OnMissing.WARN, OnMissing.parse(null));
+    }
 
-  @Test
-  void anythingElseIsAConfigurationError() {
-    MojoExecutionException e = assertThrows(MojoExecutionException.class, () -> OnMissing.parse("error"));
-    assertTrue(e.getMessage().contains("expected warn, fail or ignore"), e.getMessage());
-  }
+    @Test
+    void anythingElseIsAConfigurationError() {
+        MojoExecutionException e = assertThrows(MojoExecutionException.class, () -> OnMissing.parse("error"));
+        assertTrue(e.getMessage().contains("expected warn, fail or ignore"), e.getMessage());
+    }
 }
