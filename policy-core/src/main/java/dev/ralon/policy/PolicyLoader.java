@@ -686,7 +686,7 @@ public final class PolicyLoader {
     private static Policy build(Node docNode, String text, Path displayFile, Path absFile, Path root,
                                 Problems problems, Set<Node> flagged) throws PolicyException {
         List<Rule> rules = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
+        List<Warning> warnings = new ArrayList<>();
         String fileName = absFile.getFileName().toString();
         try {
             rules.add(new Rule(Glob.compile(escape(fileName)), 0, 0, true, displayFile));
@@ -722,8 +722,7 @@ public final class PolicyLoader {
                     Rule r = new Rule(g, m.getLine() + 1, m.getColumn() + 1, false, displayFile);
                     Rule earlier = byNormal.putIfAbsent(g.normalized(), r);
                     if (earlier != null) {
-                        warnings.add(PolicyException.format(displayFile, r.line(), r.column(),
-                                "pattern \"" + r.pattern() + "\" repeats line " + earlier.line()));
+                        warnings.add(Warning.about(Warning.Kind.REPEATED_PATTERN, r, "repeats line " + earlier.line()));
                     }
                     rules.add(r);
                 }
