@@ -11,30 +11,17 @@ import org.json.JSONObject;
 import org.json.JSONTokener;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.events.AliasEvent;
-import org.yaml.snakeyaml.events.CollectionEndEvent;
-import org.yaml.snakeyaml.events.CollectionStartEvent;
-import org.yaml.snakeyaml.events.DocumentStartEvent;
-import org.yaml.snakeyaml.events.Event;
-import org.yaml.snakeyaml.events.NodeEvent;
-import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.parser.Parser;
-import org.yaml.snakeyaml.parser.ParserImpl;
-import org.yaml.snakeyaml.reader.StreamReader;
-import org.yaml.snakeyaml.resolver.Resolver;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
@@ -253,118 +240,24 @@ public final class PolicyLoader {
     }
 
     /**
-     * Parses once and composes to nodes (marks kept), enforcing the YAML subset on each event as the Composer first
-     * looks at it: events are checked in stream order, each once, before the Composer acts on them, so the first
-     * offending event is reported exactly as a separate pass over all events would (the loader's tests and the spec
-     * vectors pin the messages). One pass instead of two halves the parsing at every start (docs/performance.md).
+     * Parses once and composes to nodes (marks kept) with {@link PolicyComposer}, which checks the YAML subset on each
+     * event as it takes it; a text that is not well-formed YAML is worded here from the parser's own exception.
      */
     private static Node compose(String text, Path file) throws PolicyException {
-        LoaderOptions opts = loaderOptions();
-        FastComposer.Result fast = FastComposer.compose(text, opts, MAX_NESTING);
-        if (fast != null) {
-            return fast.node(); // the same nodes as below, for the usual file (FastComposer's contract)
-        }
         try {
-            Parser checked = new SubsetParser(new ParserImpl(new StreamReader(new StringReader(text)), opts), file);
-            return new Composer(checked, new Resolver(), opts).getSingleNode();
-        } catch (SubsetViolation v) {
-            throw v.error;
+            return PolicyComposer.compose(text, loaderOptions(), MAX_NESTING, file);
         } catch (MarkedYAMLException e) {
             Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() != null ? e.getProblem() : "malformed YAML";
             if (e.getContext() != null && !problem.contains(e.getContext())) {
                 problem = problem + " (" + e.getContext() + ")";
             }
-            throw yamlError(file, m, "invalid YAML: " + oneLine(problem));
+            throw PolicyComposer.yamlError(file, m, "invalid YAML: " + oneLine(problem));
         } catch (YAMLException e) {
             throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: " + oneLine(e.getMessage()));
         } catch (StackOverflowError e) {
             throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: nested too deeply");
         }
-    }
-
-    /** Carries a subset violation through SnakeYAML's Composer (which only lets runtime exceptions pass). */
-    private static final class SubsetViolation extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final transient PolicyException error;
-
-        SubsetViolation(PolicyException error) {
-            super(null, null, false, false);
-            this.error = error;
-        }
-    }
-
-    /** A Parser that checks each event against the agent.lock YAML subset the first time it is seen. */
-    private static final class SubsetParser implements Parser {
-        private final Parser inner;
-        private final Path file;
-        private Event last;
-        private int documents;
-        private int depth;
-
-        SubsetParser(Parser inner, Path file) {
-            this.inner = inner;
-            this.file = file;
-        }
-
-        @Override
-        public boolean checkEvent(Event.ID choice) {
-            see(inner.peekEvent());
-            return inner.checkEvent(choice);
-        }
-
-        @Override
-        public Event peekEvent() {
-            return see(inner.peekEvent());
-        }
-
-        @Override
-        public Event getEvent() {
-            see(inner.peekEvent());
-            return inner.getEvent();
-        }
-
-        private Event see(Event e) {
-            if (e == null || e == last) {
-                return e;
-            }
-            last = e;
-            // SnakeYAML's own nesting limit is enforced by its Composer with an exception that has no position;
-            // count here so that the error names the line and column of the collection that is too deep.
-            if (e instanceof CollectionStartEvent && ++depth > MAX_NESTING) {
-                throw violation(e, "lists or mappings nested more than " + MAX_NESTING
-                        + " deep; agent.lock needs only a mapping holding a list of patterns");
-            }
-            if (e instanceof CollectionEndEvent) {
-                depth--;
-            }
-            if (e instanceof DocumentStartEvent && ++documents > 1) {
-                throw violation(e, "more than one YAML document; agent.lock holds exactly one");
-            }
-            if (e instanceof AliasEvent) {
-                throw violation(e, "YAML aliases (*name) are not allowed in agent.lock");
-            }
-            if (e instanceof NodeEvent ne && ne.getAnchor() != null) {
-                throw violation(e, "YAML anchors (&name) are not allowed in agent.lock");
-            }
-            if (e instanceof ScalarEvent se && se.getTag() != null) {
-                throw violation(e, "YAML tags (" + se.getTag() + ") are not allowed in agent.lock");
-            }
-            if (e instanceof CollectionStartEvent ce && ce.getTag() != null && !ce.getImplicit()) {
-                throw violation(e, "YAML tags (" + ce.getTag() + ") are not allowed in agent.lock");
-            }
-            return e;
-        }
-
-        private SubsetViolation violation(Event e, String reason) {
-            return new SubsetViolation(yamlError(file, e.getStartMark(), reason));
-        }
-    }
-
-    private static PolicyException yamlError(Path file, Mark m, String reason) {
-        return m == null ? new PolicyException(ErrorKind.YAML, file, 0, 0, reason)
-                : new PolicyException(new PolicyException.Problem(ErrorKind.YAML, file, m.getLine() + 1,
-                m.getColumn() + 1, m.getIndex(), reason, null));
     }
 
     private static String oneLine(String s) {

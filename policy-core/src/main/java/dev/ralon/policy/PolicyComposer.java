@@ -1,6 +1,7 @@
 package dev.ralon.policy;
 
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.CollectionStartEvent;
 import org.yaml.snakeyaml.events.Event;
@@ -9,6 +10,7 @@ import org.yaml.snakeyaml.events.NodeEvent;
 import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.events.SequenceStartEvent;
 import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.NodeId;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
@@ -17,31 +19,29 @@ import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.Parser;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 import java.io.StringReader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Composes the usual agent.lock — one document of mappings, sequences and scalars whose implicit types can be told
- * without regular expressions — into the same SnakeYAML nodes as SnakeYAML's {@code Composer} with its default
- * {@code Resolver}, without loading that Resolver: its class initialiser compiles nine regular expressions, measured
- * at ~15 ms of every start (docs/performance.md).
+ * The one YAML path of the loader: composes agent.lock text into SnakeYAML nodes from SnakeYAML's own parser, checking
+ * the agent.lock YAML subset (spec §4.1) on each event as it is taken: one document, no anchors, aliases or explicit
+ * tags, nesting at most {@code nestingLimit}. The first offending event in stream order is reported, at its line and
+ * column, and nothing after it is parsed.
  *
- * <p>Contract: {@link #compose} returns either a {@link Result} whose node tree equals (tags, values, styles, marks)
- * what {@code new Composer(parser, new Resolver(), options).getSingleNode()} returns for the same text, or null,
- * meaning "cannot vouch": anything outside the easy case (an alias, an anchor, a tag, a second document, nesting
- * beyond the limit, a plain scalar whose type needs the Resolver's expressions, any parse error) ends the attempt, and
- * the caller composes the text with SnakeYAML's own Composer, which produces the result or the error message. So no
- * error message comes from here. {@code FastComposerTest} compares both on every policy vector and on generated
- * documents, and {@link #implicitTag} with the Resolver on generated scalars.
+ * <p>Contract: for a text within the subset, the node tree equals (tags, values, styles, marks) what SnakeYAML's
+ * {@code new Composer(parser, new Resolver(), options).getSingleNode()} returns ({@code PolicyComposerTest} compares
+ * both on every policy vector and on generated documents). A plain scalar is typed by {@link #implicitTag} where
+ * that can be told without regular expressions, and by SnakeYAML's {@code Resolver} only where it cannot: the
+ * Resolver's class initialiser compiles nine regular expressions, measured at ~15 ms of every start
+ * (docs/performance.md), and the usual file never needs it. A malformed text gives the parser's own exception
+ * ({@link org.yaml.snakeyaml.error.MarkedYAMLException}), which the loader words.
  */
-final class FastComposer {
-    /** The composed document: {@code node} is null for a stream with no document (as Composer.getSingleNode). */
-    record Result(Node node) {
-    }
-
+final class PolicyComposer {
     /** Words the Resolver's BOOL and NULL expressions match, for the first characters those expressions start with. */
     private static final Set<String> BOOL_WORDS = Set.of("yes", "Yes", "YES", "no", "No", "NO", "true", "True",
             "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF");
@@ -50,74 +50,94 @@ final class FastComposer {
 
     private final Parser parser;
     private final int nestingLimit;
+    private final Path file;
+    private Resolver resolver; // loaded only for a scalar implicitTag cannot type
     private int depth;
 
-    private FastComposer(Parser parser, int nestingLimit) {
+    private PolicyComposer(Parser parser, int nestingLimit, Path file) {
         this.parser = parser;
         this.nestingLimit = nestingLimit;
+        this.file = file;
     }
 
-    /** Thrown to end an attempt the fast path cannot vouch for. */
-    private static final class CannotVouch extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        static final CannotVouch INSTANCE = new CannotVouch();
-
-        private CannotVouch() {
-            super(null, null, false, false);
-        }
+    /**
+     * The document's node, or null for a stream with no document (as {@code Composer.getSingleNode}).
+     *
+     * @param file the policy file, named in a subset error
+     * @throws PolicyException ({@link ErrorKind#YAML}) at the first event outside the agent.lock subset
+     * @throws org.yaml.snakeyaml.error.YAMLException when the text is not well-formed YAML (the parser's own)
+     */
+    static Node compose(String text, LoaderOptions options, int nestingLimit, Path file) throws PolicyException {
+        return new PolicyComposer(new ParserImpl(new StreamReader(new StringReader(text)), options), nestingLimit, file)
+                .single();
     }
 
-    static Result compose(String text, LoaderOptions options, int nestingLimit) {
-        try {
-            FastComposer c = new FastComposer(new ParserImpl(new StreamReader(new StringReader(text)), options),
-                    nestingLimit);
-            return c.single();
-        } catch (RuntimeException | StackOverflowError e) {
-            return null; // a parse error, or CannotVouch: SnakeYAML's Composer decides and words any error
-        }
+    /** A YAML error at {@code m} (the whole file when null). */
+    static PolicyException yamlError(Path file, Mark m, String reason) {
+        return m == null ? new PolicyException(ErrorKind.YAML, file, 0, 0, reason)
+                : new PolicyException(new PolicyException.Problem(ErrorKind.YAML, file, m.getLine() + 1,
+                m.getColumn() + 1, m.getIndex(), reason, null));
     }
 
-    private Result single() {
-        expect(Event.ID.StreamStart);
+    private Node single() throws PolicyException {
+        parser.getEvent(); // StreamStart
         if (parser.checkEvent(Event.ID.StreamEnd)) {
             parser.getEvent();
-            return new Result(null);
+            return null;
         }
-        expect(Event.ID.DocumentStart);
+        parser.getEvent(); // DocumentStart (the parser gives nothing else here)
         Node node = node();
-        expect(Event.ID.DocumentEnd);
-        expect(Event.ID.StreamEnd); // a second document: the Composer says what is wrong
-        return new Result(node);
-    }
-
-    private void expect(Event.ID id) {
-        if (!parser.checkEvent(id)) {
-            throw CannotVouch.INSTANCE;
+        parser.getEvent(); // DocumentEnd
+        if (!parser.checkEvent(Event.ID.StreamEnd)) {
+            throw violation(parser.peekEvent(), "more than one YAML document; agent.lock holds exactly one");
         }
         parser.getEvent();
+        return node;
     }
 
-    private Node node() {
+    private PolicyException violation(Event e, String reason) {
+        return yamlError(file, e.getStartMark(), reason);
+    }
+
+    /** Takes one event and checks it against the subset, in the order the spec's messages are pinned. */
+    private Event take() throws PolicyException {
         Event e = parser.getEvent();
-        if (e instanceof AliasEvent || (e instanceof NodeEvent ne && ne.getAnchor() != null)) {
-            throw CannotVouch.INSTANCE;
+        // SnakeYAML's own nesting limit is enforced by its Composer with an exception that has no position; count
+        // here so that the error names the line and column of the collection that is too deep
+        if (e instanceof CollectionStartEvent && ++depth > nestingLimit) {
+            throw violation(e, "lists or mappings nested more than " + nestingLimit
+                    + " deep; agent.lock needs only a mapping holding a list of patterns");
         }
+        if (e instanceof AliasEvent) {
+            throw violation(e, "YAML aliases (*name) are not allowed in agent.lock");
+        }
+        if (e instanceof NodeEvent ne && ne.getAnchor() != null) {
+            throw violation(e, "YAML anchors (&name) are not allowed in agent.lock");
+        }
+        if (e instanceof ScalarEvent se && se.getTag() != null) {
+            throw violation(e, "YAML tags (" + se.getTag() + ") are not allowed in agent.lock");
+        }
+        if (e instanceof CollectionStartEvent ce && ce.getTag() != null && !ce.getImplicit()) {
+            throw violation(e, "YAML tags (" + ce.getTag() + ") are not allowed in agent.lock");
+        }
+        return e;
+    }
+
+    private Node node() throws PolicyException {
+        Event e = take();
         if (e instanceof ScalarEvent s) {
-            if (s.getTag() != null) {
-                throw CannotVouch.INSTANCE;
-            }
             // Composer: resolve(scalar, value, implicit.canOmitTagInPlainScalar()); not implicit means str
             Tag tag = s.getImplicit().canOmitTagInPlainScalar() ? implicitTag(s.getValue()) : Tag.STR;
             if (tag == null) {
-                throw CannotVouch.INSTANCE;
+                if (resolver == null) {
+                    resolver = new Resolver();
+                }
+                tag = resolver.resolve(NodeId.scalar, s.getValue(), true);
             }
             return new ScalarNode(tag, true, s.getValue(), s.getStartMark(), s.getEndMark(), s.getScalarStyle());
         }
-        if (!(e instanceof CollectionStartEvent c) || c.getTag() != null || ++depth > nestingLimit) {
-            throw CannotVouch.INSTANCE;
-        }
         Node result;
-        if (c instanceof SequenceStartEvent) {
+        if (e instanceof SequenceStartEvent c) {
             List<Node> items = new ArrayList<>();
             SequenceNode seq = new SequenceNode(Tag.SEQ, true, items, c.getStartMark(), null, c.getFlowStyle());
             while (!parser.checkEvent(Event.ID.SequenceEnd)) {
@@ -125,20 +145,19 @@ final class FastComposer {
             }
             seq.setEndMark(parser.getEvent().getEndMark());
             result = seq;
-        } else if (c instanceof MappingStartEvent) {
+        } else {
+            MappingStartEvent c = (MappingStartEvent) e; // the parser gives nothing else where a node starts
             List<NodeTuple> tuples = new ArrayList<>();
             MappingNode map = new MappingNode(Tag.MAP, true, tuples, c.getStartMark(), null, c.getFlowStyle());
             while (!parser.checkEvent(Event.ID.MappingEnd)) {
                 Node key = node();
                 if (Tag.MERGE.equals(key.getTag())) {
-                    throw CannotVouch.INSTANCE; // (never reached: "<<" needs the Resolver) merge keys: Composer
+                    map.setMerged(true); // as the Composer: "<<" is a merge key (the schema refuses it as a key)
                 }
                 tuples.add(new NodeTuple(key, node()));
             }
             map.setEndMark(parser.getEvent().getEndMark());
             result = map;
-        } else {
-            throw CannotVouch.INSTANCE;
         }
         depth--;
         return result;
