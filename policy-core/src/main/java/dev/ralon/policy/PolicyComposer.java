@@ -2,6 +2,8 @@ package dev.ralon.policy;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.CollectionStartEvent;
 import org.yaml.snakeyaml.events.Event;
@@ -47,6 +49,46 @@ final class PolicyComposer {
             "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF");
     private static final Set<String> NULL_WORDS = Set.of("null", "Null", "NULL");
     private static final Set<String> FLOAT_WORDS = Set.of(".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN");
+
+    /** Lists or mappings nested deeper than this are refused (spec §4.1). */
+    static final int MAX_NESTING = 16;
+
+    static LoaderOptions loaderOptions() {
+        LoaderOptions opts = new LoaderOptions();
+        opts.setAllowDuplicateKeys(false);
+        opts.setMaxAliasesForCollections(0);
+        opts.setAllowRecursiveKeys(false);
+        opts.setNestingDepthLimit(MAX_NESTING);
+        opts.setCodePointLimit(PolicyLoader.MAX_BYTES);
+        opts.setProcessComments(false);
+        return opts;
+    }
+
+    /**
+     * The document's node (null for none), marks kept, for the loader: the subset checked on each event as it is
+     * taken; a text that is not well-formed YAML is worded from the parser's own exception.
+     */
+    static Node compose(String text, Path file) throws PolicyException {
+        try {
+            return compose(text, loaderOptions(), MAX_NESTING, file);
+        } catch (MarkedYAMLException e) {
+            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() != null ? e.getProblem() : "malformed YAML";
+            if (e.getContext() != null && !problem.contains(e.getContext())) {
+                problem = problem + " (" + e.getContext() + ")";
+            }
+            throw yamlError(file, m, "invalid YAML: " + oneLine(problem));
+        } catch (YAMLException e) {
+            throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: " + oneLine(e.getMessage()));
+        } catch (StackOverflowError e) {
+            throw new PolicyException(ErrorKind.YAML, file, 0, 0, "invalid YAML: nested too deeply");
+        }
+    }
+
+    /** {@code s} on one line: every line break and the white space around it become one space. */
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
 
     private final Parser parser;
     private final int nestingLimit;

@@ -36,7 +36,7 @@ class PolicyComposerTest {
     static final int LIMIT = 16;
 
     static LoaderOptions options() {
-        return PolicyLoader.loaderOptions();
+        return PolicyComposer.loaderOptions();
     }
 
     /** Null when SnakeYAML's Composer throws. */
