@@ -111,16 +111,7 @@ final class PolicyBuilder {
     }
 
     private static String printable(String s) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < s.length() && sb.length() < 80; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
-                sb.append(String.format("\\u%04X", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
+        return PatternException.printable(s, 80);
     }
 
     /** Escapes glob metacharacters so a file name matches only itself. */
