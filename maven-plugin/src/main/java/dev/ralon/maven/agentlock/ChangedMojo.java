@@ -6,6 +6,7 @@ import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,10 +45,10 @@ public class ChangedMojo extends AgentlockMojo {
     private String staged;
 
     /**
-     * Also write what the guard found as a SARIF 2.1.0 log to this file: one result per protected path changed, located
-     * at that path, with the protecting pattern's place in agent.lock as a related location (or the policy's errors).
-     * Written on every run, empty of results when nothing protected changed. Its own property, so that {@code check}'s
-     * log in the same build is not overwritten.
+     * Also write what the guard found as a SARIF 2.1.0 log to this file: one result per protected path changed,
+     * located at that path, with the protecting pattern's place in agent.lock as a related location (or the policy's
+     * errors). Written on every run, empty of results when nothing protected changed. Its own property, so that
+     * {@code check}'s log in the same build is not overwritten.
      */
     @Parameter(property = "agentlock.changed.sarifFile")
     private java.io.File sarifFile;
@@ -83,14 +84,16 @@ public class ChangedMojo extends AgentlockMojo {
         // the agent.lock files in force share the answer (a module with an agent.lock of its own gets its own guard)
         String key = "changed\u0000" + files + "\u0000" + given + "\u0000" + index;
         BuildState.once(session, key, module(), "the change guard for " + String.join(", ",
-                files.stream().map(Path::toString).toList()) + " already ran", getLog(), () -> guard(dir, files, given, index));
+                files.stream().map(Path::toString).toList()) + " already ran", getLog(),
+                () -> guard(dir, files, given, index));
     }
 
     private void guard(Path dir, List<Path> files, String given, boolean index) throws MojoExecutionException, MojoFailureException {
         PolicySet policy;
         ChangedPaths.Result result;
         try {
-            policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0))) : PolicySet.discovered(files);
+            policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
+                    : PolicySet.discovered(files);
             if (policy.isEmpty()) {
                 throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
             }
@@ -116,14 +119,13 @@ public class ChangedMojo extends AgentlockMojo {
             java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
             List<Sarif.Location> where = new ArrayList<>();
             for (Rule r : f.rules()) {
+                why.add(RuleText.of(r, RuleText.Naming.ABSOLUTE)); // a rule of a compared revision names "REV:path"
                 // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
-                boolean onDisk = r.file() != null && !r.file().toString().contains(":");
-                Path in = onDisk ? r.file().toAbsolutePath().normalize() : r.file();
-                why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
-                        : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
-                Sarif.Location at = onDisk ? new Sarif.Location(in, r.line(), r.column()) : null;
-                if (at != null && !where.contains(at)) {
-                    where.add(at);
+                if (r.file() != null && !r.file().toString().contains(":")) {
+                    Sarif.Location at = new Sarif.Location(r.file().toAbsolutePath().normalize(), r.line(), r.column());
+                    if (!where.contains(at)) {
+                        where.add(at);
+                    }
                 }
             }
             String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
