@@ -73,8 +73,8 @@ final class AdviceVisitor implements WalkVisitor<boolean[]> {
 
     @Override
     public boolean[] visit(boolean[] counting, WalkEntry child) {
-        java.nio.file.attribute.BasicFileAttributes a = child.attributes();
-        if (a == null) {
+        DirectoryReader.Type type = child.type();
+        if (type == null) {
             child.skip(); // vanished, or cannot be examined: not counted (the protection visitor says so if it cares)
             return null;
         }
@@ -92,7 +92,7 @@ final class AdviceVisitor implements WalkVisitor<boolean[]> {
                 beneath[i] = false;
             }
         }
-        if (!any(beneath) || (!a.isRegularFile() && ignored.ignored(child.rel()))) {
+        if (!any(beneath) || (type != DirectoryReader.Type.FILE && ignored.ignored(child.rel()))) {
             return null;
         }
         return beneath;

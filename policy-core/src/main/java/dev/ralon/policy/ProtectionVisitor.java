@@ -62,12 +62,13 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
                 matched.add(r);
             }
         }
-        List<Rule> beneath = matched.isEmpty() ? live(live, rel) : null;
+        // nothing lies beneath a file: no rule need be asked (when the listing said what it is)
+        List<Rule> beneath = matched.isEmpty() && !child.knownLeaf() ? live(live, rel) : null;
         if (matched.isEmpty() && beneath == null) {
             return null; // nothing here or beneath: its type is not needed
         }
-        BasicFileAttributes a = child.attributes();
-        if (a == null) {
+        DirectoryReader.Type type = child.type();
+        if (type == null) {
             if (!child.vanished()) {
                 Exception e = child.failure();
                 incomplete("cannot examine " + child.path() + " (" + e.getClass().getSimpleName()
@@ -78,11 +79,11 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
         }
         if (!matched.isEmpty()) {
             if (!child.throughLink()) {
-                entries.put(rel, new Expansion.Entry(rel, child.path(), kindOf(a), matched, null));
+                entries.put(rel, new Expansion.Entry(rel, child.path(), kindOf(type), matched, null));
             } else {
                 String realRel = child.realRel();
                 if (realRel != null && !covered(realRel)) {
-                    entries.put(realRel, new Expansion.Entry(realRel, child.path(), kindOf(a), matched, rel));
+                    entries.put(realRel, new Expansion.Entry(realRel, child.path(), kindOf(type), matched, rel));
                 }
             }
         }
@@ -305,15 +306,15 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
     }
 
     static Expansion.Entry.Kind kindOf(BasicFileAttributes a) {
-        if (a.isSymbolicLink()) {
-            return Expansion.Entry.Kind.SYMLINK;
-        }
-        if (a.isDirectory()) {
-            return Expansion.Entry.Kind.DIRECTORY;
-        }
-        if (a.isRegularFile()) {
-            return Expansion.Entry.Kind.FILE;
-        }
-        return Expansion.Entry.Kind.OTHER;
+        return kindOf(WalkEntry.typeOf(a));
+    }
+
+    static Expansion.Entry.Kind kindOf(DirectoryReader.Type type) {
+        return switch (type) {
+            case SYMLINK -> Expansion.Entry.Kind.SYMLINK;
+            case DIRECTORY -> Expansion.Entry.Kind.DIRECTORY;
+            case FILE -> Expansion.Entry.Kind.FILE;
+            default -> Expansion.Entry.Kind.OTHER;
+        };
     }
 }

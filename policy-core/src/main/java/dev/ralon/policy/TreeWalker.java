@@ -2,12 +2,10 @@ package dev.ralon.policy;
 
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,7 +14,8 @@ import java.util.Set;
 /**
  * The one walk of a policy's tree, shared by its {@link WalkVisitor}s. It starts at the root and lists a directory
  * only while some visitor still has something to do beneath it (its state there is not null): the walk stops where
- * nothing more can match. Entries are visited in name order; an entry's type is read only when a visitor asks.
+ * nothing more can match. Entries are visited in name order; an entry's type comes from the listing when the
+ * {@link DirectoryReader} gives it, and is otherwise read only when a visitor asks.
  *
  * <p>It never follows a symbolic link to a directory on its own: it enters one only when a visitor's state for the
  * link says it would go on beneath it, and only when the link's real target is a directory inside the root (for one
@@ -26,10 +25,17 @@ import java.util.Set;
  */
 final class TreeWalker {
     private final Path root;
+    private final DirectoryReader reader;
     private final List<WalkVisitor<Object>> visitors = new ArrayList<>();
 
+    /** A walk of {@code root} with the process's {@link DirectoryReader#installed() reader}. */
     TreeWalker(Path root) {
+        this(root, DirectoryReader.installed());
+    }
+
+    TreeWalker(Path root, DirectoryReader reader) {
         this.root = root;
+        this.reader = reader;
     }
 
     /** Adds a visitor; visitors see each entry in the order they were added. */
@@ -58,10 +64,13 @@ final class TreeWalker {
             return;
         }
         List<WalkEntry> children = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            for (Path c : ds) {
-                String name = c.getFileName().toString();
-                children.add(new WalkEntry(root, dir, name, rel.isEmpty() ? name : rel + "/" + name, throughLink, c));
+        try {
+            List<DirectoryReader.Listed> listed = reader.list(dir);
+            if (listed == null) {
+                listed = DirectoryReader.JAVA.list(dir); // the installed reader cannot list it as Java would
+            }
+            for (DirectoryReader.Listed c : listed) {
+                children.add(new WalkEntry(root, dir, rel.isEmpty() ? c.name() : rel + "/" + c.name(), throughLink, c));
             }
         } catch (NoSuchFileException e) {
             return; // removed while walking
@@ -87,13 +96,13 @@ final class TreeWalker {
             if (child.skipped() || allNull(beneath)) {
                 continue;
             }
-            BasicFileAttributes a = child.attributes();
-            if (a == null) {
+            DirectoryReader.Type type = child.type();
+            if (type == null) {
                 continue; // vanished, or cannot be examined: the visitors that cared have said so
             }
-            if (a.isDirectory()) {
+            if (type == DirectoryReader.Type.DIRECTORY) {
                 walk(child.path(), child.rel(), throughLink, chain, beneath);
-            } else if (a.isSymbolicLink()) {
+            } else if (type == DirectoryReader.Type.SYMLINK) {
                 followLink(child, chain, beneath);
             }
         }

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * One entry of a directory listing, as the walker hands it to each {@link WalkVisitor}. Its type is read
- * ({@code lstat}, never following a final symbolic link) the first time a visitor asks, and at most once.
+ * One entry of a directory listing, as the walker hands it to each {@link WalkVisitor}. Its type comes from the
+ * listing when the {@link DirectoryReader} gave it; otherwise it is read ({@code lstat}, never following a final
+ * symbolic link) the first time a visitor asks, and at most once.
  */
 final class WalkEntry {
     private final Path root;
@@ -16,8 +17,8 @@ final class WalkEntry {
     private final String name;
     private final String rel;
     private final boolean throughLink;
-    private final Path path;
-    private BasicFileAttributes attributes;
+    private Path path;
+    private DirectoryReader.Type type;
     private Exception failure;
     private String realRel;
     private boolean skipped;
@@ -26,13 +27,14 @@ final class WalkEntry {
      * @param throughLink whether {@code dir} was reached through a symbolic link: then {@code rel} is the entry's
      *                    lexical path (through the link) and its real path differs
      */
-    WalkEntry(Path root, Path dir, String name, String rel, boolean throughLink, Path path) {
+    WalkEntry(Path root, Path dir, String rel, boolean throughLink, DirectoryReader.Listed listed) {
         this.root = root;
         this.dir = dir;
-        this.name = name;
+        this.name = listed.name();
         this.rel = rel;
         this.throughLink = throughLink;
-        this.path = path;
+        this.path = listed.path();
+        this.type = listed.type() == DirectoryReader.Type.UNKNOWN ? null : listed.type();
     }
 
     /** The entry's name, as this JVM decoded it. */
@@ -52,6 +54,9 @@ final class WalkEntry {
 
     /** Its absolute path (beneath a linked directory: beneath the link's real target). */
     Path path() {
+        if (path == null) {
+            path = dir.resolve(name);
+        }
         return path;
     }
 
@@ -61,22 +66,37 @@ final class WalkEntry {
     }
 
     /**
-     * Its type and times, not following a final symbolic link, read once; null when they cannot be read
+     * What it is, not following a final symbolic link: from the listing, or read once; null when it cannot be read
      * ({@link #failure()} says why).
      */
-    BasicFileAttributes attributes() {
-        if (attributes == null && failure == null) {
+    DirectoryReader.Type type() {
+        if (type == null && failure == null) {
             try {
-                attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                type = typeOf(Files.readAttributes(path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
             } catch (IOException | SecurityException e) {
                 failure = e;
             }
         }
-        return attributes;
+        return type;
+    }
+
+    /** Whether it is known already (from the listing, or read) to be neither a directory nor a symbolic link. */
+    boolean knownLeaf() {
+        return type == DirectoryReader.Type.FILE || type == DirectoryReader.Type.OTHER;
+    }
+
+    static DirectoryReader.Type typeOf(BasicFileAttributes a) {
+        if (a.isSymbolicLink()) {
+            return DirectoryReader.Type.SYMLINK;
+        }
+        if (a.isDirectory()) {
+            return DirectoryReader.Type.DIRECTORY;
+        }
+        return a.isRegularFile() ? DirectoryReader.Type.FILE : DirectoryReader.Type.OTHER;
     }
 
     /**
-     * Why {@link #attributes()} is null: a {@link java.nio.file.NoSuchFileException} when the entry was removed since
+     * Why {@link #type()} is null: a {@link java.nio.file.NoSuchFileException} when the entry was removed since
      * it was listed, another exception when it cannot be examined (in a directory that can be listed but not searched,
      * names are known, not what they are); null before the attributes were asked for or when they were read.
      */
@@ -84,7 +104,7 @@ final class WalkEntry {
         return failure;
     }
 
-    /** Whether the entry was removed since it was listed (found when its attributes were read). */
+    /** Whether the entry was removed since it was listed (found when its type was read). */
     boolean vanished() {
         return failure instanceof java.nio.file.NoSuchFileException;
     }
@@ -92,7 +112,7 @@ final class WalkEntry {
     /** Its real path relative to the root ({@link #rel()} unless reached through a link); null when outside it. */
     String realRel() {
         if (realRel == null) {
-            realRel = !throughLink ? rel : Paths2.relativeBeneath(root, path);
+            realRel = !throughLink ? rel : Paths2.relativeBeneath(root, path());
         }
         return realRel;
     }
