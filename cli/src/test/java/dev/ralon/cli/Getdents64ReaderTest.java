@@ -57,7 +57,7 @@ class Getdents64ReaderTest {
         for (int i = 0; i < 3000; i++) { // more than one getdents64 buffer
             Files.writeString(d.resolve("sub/n" + i), "");
         }
-        Getdents64Reader reader = new Getdents64Reader();
+        Getdents64Reader reader = new Getdents64Reader(0);
         List<DirectoryReader.Listed> got = reader.list(d);
         assertNotNull(got);
         assertEquals(byName(DirectoryReader.JAVA.list(d), d), byName(got, d));
@@ -75,7 +75,7 @@ class Getdents64ReaderTest {
         int rc = new ProcessBuilder("sh", "-c", "touch \"$(printf 'bad\\377name')\"").directory(d.toFile())
                 .inheritIO().start().waitFor();
         assertEquals(0, rc);
-        assertNull(new Getdents64Reader().list(d));
+        assertNull(new Getdents64Reader(0).list(d));
     }
 
     @Test
@@ -109,7 +109,7 @@ class Getdents64ReaderTest {
             try {
                 DirectoryReader.use(DirectoryReader.JAVA);
                 java = ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")));
-                DirectoryReader.use(new Getdents64Reader());
+                DirectoryReader.use(new Getdents64Reader(0));
                 dents = ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")));
             } finally {
                 DirectoryReader.use(null);
