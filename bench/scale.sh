@@ -3,6 +3,7 @@
 # `find . -name '*.pem'` on the same tree in the same run (this machine may be shared: compare ratios, not seconds).
 #
 #   bench/scale.sh [--sizes "10000 100000 1000000"] [--runs N] [--out FILE] [--ralon EXECUTABLE] [--smoke]
+# (the table goes to --out, default $TMPDIR/ralon-scale-results.md)
 #
 # For each size N: a tree of N files, 20 per directory (bench's Fixtures scale: t<a>/s<b>/d<c>/f<k>.txt, one file in
 # 80 a .pem), under two agent.lock files in turn:
@@ -11,12 +12,13 @@
 # Commands: `ralon check` (the listing), `ralon status`, `ralon run --backend mount -- true`,
 # `ralon run --backend landlock -- true`, and the anchor `find . -name '*.pem'`. Each is run N times (default 5) after
 # one warm-up; the table gives the median wall time, its ratio to find's median, and the largest peak RSS (GNU time's
-# %M, the largest single process). --ralon times another build (a copy of a baseline's cli/target/ralon). --smoke: 2,000 files, 2 runs: checks the script works, measures nothing.
+# %M, the largest single process). --ralon times another build (a copy of a baseline's cli/target/ralon).
+# --smoke: 2,000 files, 2 runs: checks the script works, measures nothing.
 # Needs GNU time at /usr/bin/time (Debian: apt-get install -y time).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-out="$here/scale-results.md"
+out="${TMPDIR:-/tmp}/ralon-scale-results.md"
 sizes="10000 100000 1000000"
 runs=5
 ralon="$top/cli/target/ralon"
