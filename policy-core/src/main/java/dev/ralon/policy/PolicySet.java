@@ -174,17 +174,17 @@ public final class PolicySet {
      */
     public Expansion expand(java.util.function.Function<Path, IgnoredDirectories> ignoredByAdvice) throws IOException {
         if (policies.size() == 1) {
-            return ProtectedPaths.expand(policies.get(0), ignoredFor(ignoredByAdvice, policies.get(0)), true);
+            return ProtectedPaths.expand(policies.get(0), ignoredFor(ignoredByAdvice, policies.get(0)));
         }
         Path root = root();
         TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
         Map<Rule, Integer> counts = new LinkedHashMap<>();
         List<Rule> unmatched = new ArrayList<>();
-        Set<String> warnings = new LinkedHashSet<>();
-        Set<String> incomplete = new LinkedHashSet<>();
+        Set<Warning> warnings = new LinkedHashSet<>();
+        Set<Warning> incomplete = new LinkedHashSet<>();
         List<Expansion.Entry> linksOnTheWay = new ArrayList<>();
         for (Policy p : policies) {
-            Expansion e = ProtectedPaths.expand(p, ignoredFor(ignoredByAdvice, p), false);
+            Expansion e = ProtectedPaths.expand(p, ignoredFor(ignoredByAdvice, p));
             counts.putAll(e.counts());
             unmatched.addAll(e.unmatched());
             warnings.addAll(e.warnings());
@@ -254,10 +254,15 @@ public final class PolicySet {
 
     /**
      * Whether tools may name a rule's policy file by its name alone ({@code agent.lock:4}): when the set holds one
-     * policy. With several, each rule's file is named in full ({@link Rule#location(boolean)}).
+     * policy. With several, each rule's file is named in full ({@link RuleText.Naming}).
      */
     public boolean namesByFileName() {
         return policies.size() == 1;
+    }
+
+    /** How tools name a rule's policy file for this set ({@link RuleText}): see {@link #namesByFileName()}. */
+    public RuleText.Naming naming() {
+        return RuleText.Naming.of(namesByFileName());
     }
 
     @Override

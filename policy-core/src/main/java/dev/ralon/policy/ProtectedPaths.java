@@ -40,22 +40,14 @@ public final class ProtectedPaths {
      * either way.
      */
     public static Expansion expand(Policy policy, boolean adviseDeeper) throws IOException {
-        return expand(policy, adviseDeeper, true);
+        return expand(policy, adviseDeeper ? IgnoredDirectories.NONE : null);
     }
 
     /**
-     * {@link #expand(Policy, boolean)}; {@code nameOnly} false makes the warnings name each rule's file in full
-     * ({@link Rule#location(boolean)}), as needed when several policies are in force ({@link PolicySet#expand}).
+     * {@link #expand(Policy, boolean)} with the advice counted outside the directories {@code ignored} names;
+     * {@code ignored} null: no advice (the walk stays where the rules can match).
      */
-    static Expansion expand(Policy policy, boolean adviseDeeper, boolean nameOnly) throws IOException {
-        return expand(policy, adviseDeeper ? IgnoredDirectories.NONE : null, nameOnly);
-    }
-
-    /**
-     * {@link #expand(Policy, boolean, boolean)} with the advice counted outside the directories {@code ignored}
-     * names; {@code ignored} null: no advice (the walk stays where the rules can match).
-     */
-    static Expansion expand(Policy policy, IgnoredDirectories ignored, boolean nameOnly) throws IOException {
+    static Expansion expand(Policy policy, IgnoredDirectories ignored) throws IOException {
         ProtectionVisitor protection = new ProtectionVisitor(policy);
         AdviceVisitor advice = ignored == null ? null : new AdviceVisitor(policy, ignored);
         TreeWalker walker = new TreeWalker(policy.root()).with(protection);
@@ -67,7 +59,7 @@ public final class ProtectedPaths {
         protection.addLinkTargets();
         List<Expansion.Entry> links = protection.linksOnTheWay();
         Expansion e = protection.result();
-        adviseUnmatched(policy, e, advice, nameOnly);
+        adviseUnmatched(policy, e, advice);
         adviseGit(e);
         return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()), links);
@@ -79,21 +71,20 @@ public final class ProtectedPaths {
      * surprise of the language. How many paths it would match deeper is counted during the one walk (see
      * {@link AdviceVisitor}; none without it), not by walking again.
      */
-    private static void adviseUnmatched(Policy policy, Expansion e, AdviceVisitor advice, boolean nameOnly) {
+    private static void adviseUnmatched(Policy policy, Expansion e, AdviceVisitor advice) {
         for (Rule r : e.unmatched()) {
-            String where = "pattern \"" + r.pattern() + "\" (" + r.location(nameOnly) + ")";
             String n = r.glob().normalized();
             int deeper = advice == null ? 0 : advice.deeperMatches(r);
             if (deeper > 0) {
-                e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_DEEPER, r, "matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
-                        + n + "\" to protect them anywhere");
+                        + n + "\" to protect them anywhere"));
             } else if (r.glob().isLiteral() && existsLiterally(policy, r)) {
                 continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
-                e.warnings().add(where + " names nothing that exists yet");
+                e.warnings().add(Warning.about(Warning.Kind.NAMES_NOTHING_YET, r, "names nothing that exists yet"));
             } else {
-                e.warnings().add(where + " matches nothing that exists");
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists"));
             }
         }
     }
@@ -125,8 +116,9 @@ public final class ProtectedPaths {
                 stopsGit |= rel.equals(w) || rel.startsWith(w + "/");
             }
             if (stopsGit) {
-                e.warnings().add("the policy protects " + rel + ": git cannot update its index, objects or "
-                        + "refs there, so commit, checkout and even status may fail inside the sandbox");
+                e.warnings().add(Warning.of(Warning.Kind.STOPS_GIT, "the policy protects " + rel + ": git cannot "
+                        + "update its index, objects or refs there, so commit, checkout and even status may fail inside"
+                        + " the sandbox"));
                 return;
             }
         }

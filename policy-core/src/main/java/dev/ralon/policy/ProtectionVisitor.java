@@ -28,9 +28,9 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
     private final Policy policy;
     private final List<Rule> rules;
     private final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
-    private final List<String> warnings = new ArrayList<>();
+    private final List<Warning> warnings = new ArrayList<>();
     /** The warnings that mean a protected path may be missing (Expansion.incomplete). */
-    private final List<String> incomplete = new ArrayList<>();
+    private final List<Warning> incomplete = new ArrayList<>();
     /** Links (with a trailing '/') already reported as leading outside the root. */
     private final Set<String> linksLeadingOut = new HashSet<>();
 
@@ -48,7 +48,7 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
     public List<Rule> visit(List<Rule> live, WalkEntry child) {
         if (FileNames.undecodable(child.dir(), child.path(), child.name())) {
             // its decoded name does not lead back to it: matching that name would say nothing true
-            incomplete("cannot read the name of " + FileNames.escaped(child.path()) + " as UTF-8 (file names are "
+            incomplete(Warning.Kind.UNREADABLE_NAME, "cannot read the name of " + FileNames.escaped(child.path()) + " as UTF-8 (file names are "
                     + "read as " + FileNames.encoding() + "): whether it is or holds a protected path is not "
                     + "known; rename it to valid UTF-8");
             child.skip();
@@ -71,7 +71,7 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
         if (type == null) {
             if (!child.vanished()) {
                 Exception e = child.failure();
-                incomplete("cannot examine " + child.path() + " (" + e.getClass().getSimpleName()
+                incomplete(Warning.Kind.CANNOT_EXAMINE, "cannot examine " + child.path() + " (" + e.getClass().getSimpleName()
                         .replace("Exception", "") + "): whether it is or holds a protected path is not known");
             }
             child.skip();
@@ -92,14 +92,14 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
 
     @Override
     public void cannotList(List<Rule> live, Path dir, Throwable why) {
-        incomplete("cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
+        incomplete(Warning.Kind.CANNOT_LIST, "cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
                 + "): protected paths inside it, if any, are not known");
     }
 
     @Override
     public void leadsOutside(List<Rule> live, String linkRel, Path target) {
-        warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
-                + " outside the project: paths reached through it are not protected");
+        warnings.add(Warning.of(Warning.Kind.LINK, "patterns reach beneath " + linkRel + ", a symbolic link"
+                + " to " + target + " outside the project: paths reached through it are not protected"));
         linksLeadingOut.add(linkRel + "/");
     }
 
@@ -117,7 +117,11 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
         return live;
     }
 
-    private void incomplete(String warning) {
+    private void incomplete(Warning.Kind kind, String text) {
+        incomplete(Warning.of(kind, text));
+    }
+
+    private void incomplete(Warning warning) {
         warnings.add(warning);
         incomplete.add(warning);
     }
@@ -137,8 +141,8 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
             try {
                 p = policy.root().resolve(rel);
             } catch (java.nio.file.InvalidPathException e) {
-                incomplete("pattern \"" + r.pattern() + "\" (" + r.location() + ") names a path this JVM cannot "
-                        + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)");
+                incomplete(Warning.about(Warning.Kind.UNREPRESENTABLE_PATTERN, r, "names a path this JVM cannot "
+                        + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)"));
                 continue;
             }
             if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
@@ -156,8 +160,8 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
             // is the path to keep from being created (and the links on the way are protected, see linksOnTheWay)
             String realRel = Paths2.relativeBeneath(policy.root(), how.reached());
             if (realRel == null) {
-                warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to "
-                        + how.reached() + ": it is not protected");
+                warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + rel + " leads through a symbolic "
+                        + "link outside the project, to " + how.reached() + ": it is not protected"));
             } else if (!covered(realRel)) {
                 entries.put(realRel, new Expansion.Entry(realRel, how.reached(), Expansion.Entry.Kind.MISSING,
                         List.of(r), rel));
@@ -182,8 +186,9 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
                 String rel = Paths2.relativeBeneath(policy.root(), link);
                 if (rel == null) {
                     if (outside.add(link)) {
-                        warnings.add("protected path " + e.via() + " is reached through the symbolic link " + link
-                                + " outside the project: that link is not protected and could be retargeted");
+                        warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + e.via() + " is reached through"
+                                + " the symbolic link " + link + " outside the project: that link is not protected"
+                                + " and could be retargeted"));
                     }
                 } else if (!covered(rel) && !out.containsKey(rel)) {
                     out.put(rel, new Expansion.Entry(rel, link, Expansion.Entry.Kind.SYMLINK, e.rules(), e.via()));
@@ -205,8 +210,8 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
             if (linksLeadingOut.stream().anyMatch(rel::startsWith)) {
                 return; // the walk already said so for the link on the way
             }
-            warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
-                    + ": it is not protected");
+            warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + rel + " leads through a symbolic link"
+                    + " outside the project, to " + target + ": it is not protected"));
             return;
         }
         addTarget(targetRel, target, List.of(r), rel);
@@ -236,14 +241,15 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
             try {
                 target = link.path().toRealPath();
             } catch (IOException e) {
-                warnings.add("protected link " + link.relPath() + " points to nothing that exists");
+                warnings.add(Warning.of(Warning.Kind.LINK, "protected link " + link.relPath()
+                        + " points to nothing that exists"));
                 continue;
             }
             String rel = Paths2.relativeBeneath(policy.root(), target);
             if (rel == null) {
                 if (!target.equals(policy.root())) {
-                    warnings.add("protected link " + link.relPath() + " points outside the project, to " + target
-                            + ": the link is protected, its target is not");
+                    warnings.add(Warning.of(Warning.Kind.LINK, "protected link " + link.relPath() + " points outside"
+                            + " the project, to " + target + ": the link is protected, its target is not"));
                 }
                 continue;
             }

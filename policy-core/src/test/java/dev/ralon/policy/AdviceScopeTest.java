@@ -46,8 +46,8 @@ class AdviceScopeTest {
         PolicySet set = policy("*.pem", "**/other.pem");
         Expansion everywhere = set.expand(true);
         Expansion scoped = set.expand(r -> rel -> rel.equals("node_modules") || rel.equals("target"));
-        assertTrue(everywhere.warnings().get(0).contains("would match 4 paths deeper"), everywhere.warnings().toString());
-        assertTrue(scoped.warnings().get(0).contains("would match 1 path deeper"), scoped.warnings().toString());
+        assertTrue(everywhere.warnings().get(0).text().contains("would match 4 paths deeper"), everywhere.warnings().toString());
+        assertTrue(scoped.warnings().get(0).text().contains("would match 1 path deeper"), scoped.warnings().toString());
         // protection never consults the hook: node_modules/pkg/more/other.pem is protected either way
         assertEquals(ProtectedPathsTest.kinds(everywhere), ProtectedPathsTest.kinds(scoped));
         assertTrue(ProtectedPathsTest.kinds(scoped).containsKey("node_modules/pkg/more/other.pem"));
@@ -62,7 +62,7 @@ class AdviceScopeTest {
         PolicySet set = policy("build");
         Expansion scoped = set.expand(r -> rel -> rel.endsWith("build"));
         // a/build and b/build are named by the floating form **/build (and it stops beneath a match anyway)
-        assertTrue(scoped.warnings().get(0).contains("would match 2 paths deeper"), scoped.warnings().toString());
+        assertTrue(scoped.warnings().get(0).text().contains("would match 2 paths deeper"), scoped.warnings().toString());
     }
 
     @Test
@@ -78,7 +78,7 @@ class AdviceScopeTest {
         assertFalse(ignored.ignored("src"), ignored.toString());
         assertFalse(ignored.ignored("src/debug.log"), "a file is no ignored directory: " + ignored);
         Expansion scoped = policy("*.pem").expand(GitIgnoredDirectories::of);
-        assertTrue(scoped.warnings().get(0).contains("would match 1 path deeper"), scoped.warnings().toString());
+        assertTrue(scoped.warnings().get(0).text().contains("would match 1 path deeper"), scoped.warnings().toString());
     }
 
     @Test
