@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 65534, as Java's lstat of its entries fails, and {@code run} refuses it; root, who can search it, gets the entries.
  */
 class WalkReaderE2ETest {
+    @BeforeAll
+    static void executable() {
+        CliE2ETest.executable();
+    }
+
     @ParameterizedTest(name = "uid {0}")
     @ValueSource(ints = {0, 65534})
     void anUnsearchableDirectoryPastTheJavaListedOnesStillMakesTheSetIncomplete(int uid) throws Exception {
