@@ -19,6 +19,10 @@ public final class Main {
             System.err.println("ralon: " + notUtf8);
             System.exit(ExitCodes.ERROR);
         }
+        if (Getdents64Reader.supported() && dev.ralon.policy.FileNames.jvmReadsUtf8()) {
+            // walks read entry types from the listing (loaded, with JNA, only when a command walks)
+            dev.ralon.policy.DirectoryReader.use(new Getdents64Reader());
+        }
         // `ralon check PATH...` (before every write of an agent) and `ralon run [--backend NAME] -- CMD` (every session)
         // skip picocli: FastCheck's contract says for which exact argument forms.
         int code = FastCheck.applies(args)

@@ -173,8 +173,18 @@ public final class PolicySet {
      * the reasons the set may be incomplete are those of each policy together (each warning once).
      */
     public Expansion expand(boolean adviseDeeper) throws IOException {
+        return expand(adviseDeeper ? root -> IgnoredDirectories.NONE : null);
+    }
+
+    /**
+     * {@link #expand(boolean)} with the "would match deeper" advice, not counted beneath the directories that
+     * {@code ignoredByAdvice} gives for each policy's root (relative to that root): {@code GitIgnoredDirectories::of}
+     * for what git ignores there. {@code null}: no advice. The entries, the incomplete-set reasons and every other
+     * warning are the same whatever it says.
+     */
+    public Expansion expand(java.util.function.Function<Path, IgnoredDirectories> ignoredByAdvice) throws IOException {
         if (policies.size() == 1) {
-            return ProtectedPaths.expand(policies.get(0), adviseDeeper);
+            return ProtectedPaths.expand(policies.get(0), ignoredFor(ignoredByAdvice, policies.get(0)));
         }
         Path root = root();
         TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
@@ -184,7 +194,7 @@ public final class PolicySet {
         Set<Warning> incomplete = new LinkedHashSet<>();
         List<Expansion.Entry> linksOnTheWay = new ArrayList<>();
         for (Policy p : policies) {
-            Expansion e = ProtectedPaths.expand(p, adviseDeeper);
+            Expansion e = ProtectedPaths.expand(p, ignoredFor(ignoredByAdvice, p));
             counts.putAll(e.counts());
             unmatched.addAll(e.unmatched());
             warnings.addAll(e.warnings());
@@ -224,6 +234,11 @@ public final class PolicySet {
         }
         return new Expansion(policies, root, List.copyOf(entries.values()), Collections.unmodifiableMap(counts),
                 List.copyOf(unmatched), List.copyOf(warnings), List.copyOf(incomplete), List.copyOf(links.values()));
+    }
+
+    private static IgnoredDirectories ignoredFor(java.util.function.Function<Path, IgnoredDirectories> ignoredByAdvice,
+                                                 Policy p) {
+        return ignoredByAdvice == null ? null : java.util.Objects.requireNonNull(ignoredByAdvice.apply(p.root()));
     }
 
     private static boolean coveredByDirectory(TreeMap<String, Expansion.Entry> entries, String rel) {

@@ -91,7 +91,7 @@ class ExpansionPropertyTest {
             if (en.kind() == Kind.MISSING) {
                 assertTrue(!Files.exists(en.path(), java.nio.file.LinkOption.NOFOLLOW_LINKS), label + ": " + en);
             } else {
-                assertEquals(ProtectedPaths.kindOf(Files.readAttributes(en.path(),
+                assertEquals(ProtectionVisitor.kindOf(Files.readAttributes(en.path(),
                         java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)),
                         en.kind(), label + ": " + en);
             }

@@ -1,0 +1,58 @@
+package dev.ralon.cli;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real executable's walk past the first {@link Getdents64Reader#JAVA_FIRST} directories (where the getdents64
+ * reader lists): a directory that can be listed but not searched (mode r--) still makes the set incomplete for uid
+ * 65534, as Java's lstat of its entries fails, and {@code run} refuses it; root, who can search it, gets the entries.
+ */
+class WalkReaderE2ETest {
+    @BeforeAll
+    static void executable() {
+        CliE2ETest.executable();
+    }
+
+    @ParameterizedTest(name = "uid {0}")
+    @ValueSource(ints = {0, 65534})
+    void anUnsearchableDirectoryPastTheJavaListedOnesStillMakesTheSetIncomplete(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid)) {
+            Path p = Files.createDirectory(u.base.resolve("proj"));
+            for (int i = 0; i < Getdents64Reader.JAVA_FIRST + 50; i++) {
+                Files.writeString(Files.createDirectories(p.resolve("open/d" + i)).resolve("f.txt"), "");
+            }
+            Files.writeString(p.resolve("open/d7/k.pem"), "k");
+            Path locked = Files.createDirectory(p.resolve("zlocked")); // listed after every open/ directory
+            Files.writeString(locked.resolve("x.pem"), "x");
+            Files.writeString(p.resolve("agent.lock"), "version: 1\nprotect:\n  - \"**/*.pem\"\n");
+            u.handOver();
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r--r--r--"));
+
+            CliE2ETest.Result check = u.ralon(p, "check");
+            assertEquals(0, check.code(), check.toString());
+            assertTrue(check.out().contains("open/d7/k.pem"), check.toString());
+            CliE2ETest.Result run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
+            if (uid == 0) {
+                assertTrue(check.out().contains("zlocked/x.pem"), "root searches it: " + check);
+                assertFalse(check.err().contains("cannot examine"), check.toString());
+            } else {
+                assertFalse(check.out().contains("zlocked/x.pem"), check.toString());
+                assertTrue(check.err().contains("cannot examine " + locked.resolve("x.pem") + " (AccessDenied)"),
+                        "the same reason as Java's own walk: " + check);
+                assertEquals(2, run.code(), "an incomplete set is refused: " + run);
+                assertTrue(run.err().contains("cannot examine"), run.toString());
+            }
+        }
+    }
+}
