@@ -1,7 +1,7 @@
 package dev.ralon.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -11,6 +11,12 @@ import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.host.Admission;
+import dev.ralon.host.AgentsUnderLandlock;
+import dev.ralon.host.Backends;
+import dev.ralon.host.Baseline;
+import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.PolicySet;
 import picocli.CommandLine.Mixin;
@@ -128,7 +134,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
-        ProtectedSet policySet = Backends.toProtectedSet(expansion);
+        ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = policyOption.leftOutNote();
 
         Enforcers enforcers = Backends.discover();

@@ -3,6 +3,12 @@ package dev.ralon.cli;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.host.Backends;
+import dev.ralon.host.Baseline;
+import dev.ralon.host.HostException;
+import dev.ralon.host.PluginDirectory;
+import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicySet;
@@ -54,12 +60,12 @@ final class StatusCommand implements Callable<Integer> {
         }
         String pick;
         try {
-            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp), exp.incomplete()).probed().enforcer().name();
-        } catch (CliException e) {
+            pick = Backends.choose(enforcers, null, ProtectedSets.from(exp), exp.incomplete()).probed().enforcer().name();
+        } catch (HostException e) {
             pick = null;
         }
         List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
-        Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, Backends.toProtectedSet(exp), baselineItems);
+        Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, ProtectedSets.from(exp), baselineItems);
         String inside = System.getenv(RunCommand.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 

@@ -55,7 +55,7 @@ final class Train {
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.
-            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.cli.AgentsUnderLandlock",
+            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.host.AgentsUnderLandlock",
                     "dev.ralon.cli.RunCommand$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
                     "dev.ralon.enforcer.spi.exec.Exec$LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
