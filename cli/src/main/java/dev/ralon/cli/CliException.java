@@ -88,7 +88,7 @@ final class CliException extends RuntimeException {
     /**
      * Reports the failure of a command as one line on {@code err} and returns its exit code: a CliException's own
      * message and code, anything else as an internal error (exit 2; its stack trace too when RALON_DEBUG is set).
-     * Shared by picocli's execution-exception handler ({@link Ralon}) and the fast paths ({@link FastCheck}); kept
+     * Shared by picocli's execution-exception handler ({@link Ralon}) and the fast paths ({@link Main#execute}); kept
      * here, free of picocli, so that the fast paths load no picocli class.
      */
     static int report(Exception ex, java.io.PrintWriter err) {

@@ -66,11 +66,11 @@ final class StatusCommand implements Callable<Integer> {
         }
         List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
         Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, ProtectedSets.from(exp), baselineItems);
-        String inside = System.getenv(RunCommand.ENV_BACKEND);
+        String inside = System.getenv(Run.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
         List<String> warnings = new ArrayList<>();
-        String leftOut = policyOption.leftOutNote();
+        String leftOut = PolicyOption.leftOutNote(policyOption.policy);
         if (leftOut != null) {
             warnings.add(leftOut);
         }
@@ -83,7 +83,7 @@ final class StatusCommand implements Callable<Integer> {
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("format", Json.FORMAT);
-            CheckCommand.putPolicies(doc, policies);
+            Check.putPolicies(doc, policies);
             doc.put("root", exp.root().toString());
             doc.put("version", policies.nearest().version());
             List<Object> patterns = new ArrayList<>();
@@ -109,8 +109,8 @@ final class StatusCommand implements Callable<Integer> {
                 m.put("detail", p.probe().detail());
                 m.put("fix", p.probe().fix());
                 m.put("description", p.enforcer().description());
-                m.put("guarantees", RunCommand.ids(p.enforcer().guarantees()));
-                m.put("notGuaranteed", RunCommand.ids(Backends.notDeclared(p.enforcer())));
+                m.put("guarantees", Run.ids(p.enforcer().guarantees()));
+                m.put("notGuaranteed", Run.ids(Backends.notDeclared(p.enforcer())));
                 m.put("from", Backends.origin(p.enforcer()));
                 backends.add(m);
             }
