@@ -5,6 +5,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,19 +21,18 @@ public final class ProtectedSets {
 
     /**
      * The enforcer's input for the policies expanded: the root is the expansion's (the farthest policy's root), the
-     * policy file the nearest one; each path's reasons name the file and line of every rule that protects it (the file
-     * name alone when one policy is in force), and a link on the way to a protected path is a {@code SYMLINK} entry.
+     * policy file the nearest one; each path's reasons are every rule that protects it in {@link RuleText}'s
+     * wording (the file name alone when one policy is in force), and a link on the way to a protected path is a {@code SYMLINK} entry.
      * Entries are sorted by path. The expansion's warnings are the set's.
      */
     public static ProtectedSet from(Expansion expansion) {
         Policy policy = expansion.policy();
-        boolean nameOnly = expansion.policies().size() == 1;
+        RuleText.Naming naming = expansion.naming();
         List<ProtectedPath> paths = new ArrayList<>();
         for (Expansion.Entry e : expansion.entries()) {
             List<String> reasons = new ArrayList<>();
             for (Rule r : e.rules()) {
-                reasons.add(r.implicit() ? r.location(nameOnly) + " (the policy file)"
-                        : r.pattern() + " (" + r.location(nameOnly) + ")");
+                reasons.add(RuleText.of(r, naming));
             }
             if (e.via() != null) {
                 reasons.add("reached as " + e.via() + " through a symbolic link");
@@ -46,7 +46,7 @@ public final class ProtectedSets {
                     List.of("symbolic link on the way to " + link.via())));
         }
         paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warnings());
+        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warningMessages());
     }
 
 }
