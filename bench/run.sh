@@ -2,13 +2,16 @@
 # Times whole ralon processes side by side with anchors measured in the same run (this machine may be shared: compare
 # ratios, not milliseconds), and writes a markdown results table.
 #
-#   bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N]
+#   bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]...
 #
 # Builds (if missing) cli/target/ralon and bench/target/benchmarks.jar, then fixtures in a temporary directory:
 #   small/       a project with a 3-pattern agent.lock (the check and run start-up cases)
 #   tree/        N files (default 100,000) at generated monorepo paths, the 12-pattern corpus agent.lock, a git index
 #   pruned/      the same tree with a 5-pattern agent.lock without "**/": the walk is pruned to what they name
 #   protected/   10,000 protected files (data/**/*.json, 100 per directory) + a fully protected vendor/ directory
+# The start-up group (check, the agents' hook with a realistic Claude Code payload, status, both runs) runs once for each
+# --jdk given (default: $JAVA_HOME, else the java on PATH), each against a hello-world on that JDK, e.g.
+#   bench/run.sh --jdk /usr/lib/jvm/java-17-openjdk-amd64 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
 # Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
 # skipped with a note if absent); `git ls-files` on the same tree.
 # Needs hyperfine (Debian: apt-get install -y hyperfine). --smoke: 1,000-file tree, 100 protected files, 3 runs:
@@ -21,6 +24,7 @@ files=100000
 prot=10000
 runs=20
 smoke=0
+jdks=
 while [ $# -gt 0 ]; do
   case $1 in
     --smoke) smoke=1; files=1000; prot=100; runs=3 ;;
@@ -28,7 +32,8 @@ while [ $# -gt 0 ]; do
     --files) files=$2; shift ;;
     --protected) prot=$2; shift ;;
     --runs) runs=$2; shift ;;
-    *) echo "usage: bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N]" >&2; exit 2 ;;
+    --jdk) jdks="${jdks:-} $2"; shift ;;
+    *) echo "usage: bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]..." >&2; exit 2 ;;
   esac
   shift
 done
@@ -61,12 +66,11 @@ printf 'version: 1\nprotect:\n  - "**/*.json"\n  - pom.xml\n  - secrets/\n' > "$
 printf 'version: 1\nprotect:\n  - "config/**"\n  - ".github/workflows/*.yml"\n  - "packages/*/package.json"\n  - "infra/terraform/**/*.tf"\n  - "services/*/src/main/resources/application*.yml"\n' \
   > "$work/pruned/agent.lock"
 (cd "$work/pruned" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
-# the launcher's class-data-sharing archive: made once before timing (a first start builds it in the background)
-(cd "$work/small" && "$ralon" check pom.xml >/dev/null || true)
-# (beside the executable, in .ralon-cds: see cli/src/main/launcher/ralon.sh)
-i=0; while [ $i -lt 120 ] && [ -z "$(find "$top/cli/target/.ralon-cds" -name '*.jsa' -newer "$ralon" 2>/dev/null)" ]; do
-  sleep 1; i=$((i + 1)); done
-[ $i -lt 120 ] || echo "bench/run.sh: no class-data-sharing archive after 120 s: the numbers include class loading" >&2
+# A Write of an unprotected file, as Claude Code sends it to its PreToolUse hook (about 3 KB of content)
+line='export function handler(req, res) {\n  return res.json({ ok: true });\n}\n'
+content=; i=0; while [ $i -lt 40 ]; do content="$content$line"; i=$((i + 1)); done
+printf '{"session_id":"3f2a9c1e-7b4d-4e2a-9f0e-1c2d3e4f5a6b","transcript_path":"/home/u/.claude/projects/p/3f2a.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s","content":"%s"}}' \
+  "$work/small" "$work/small/src/index.ts" "$content" > "$work/write.json"
 
 hello="$java -cp $work/hello Hello"
 csv="$work/all.csv"
@@ -76,12 +80,26 @@ group() { # group NAME DIR hyperfine-args...: runs hyperfine in DIR, appends "gr
   (cd "$dir" && hyperfine -N --warmup 3 --runs "$runs" -i --export-csv "$work/g.csv" "$@" >&2)
   tail -n +2 "$work/g.csv" | awk -F, -v g="$name" '{ printf "%s,%s,%.6f,%.6f\n", g, $1, $2, $3 }' >> "$csv"
 }
-group start "$work/small" "$hello" "$ralon check src/a.java" "$ralon check pom.xml" \
-  "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true" \
-  "env RALON_CDS=0 $ralon check src/a.java" "env RALON_CDS=0 $ralon run --backend landlock -- true"
+[ -n "$jdks" ] || jdks=$(dirname "$(dirname "$(readlink -f "$(command -v "$java")")")")
+own_java_home=${JAVA_HOME-}
+for jdk in $jdks; do
+  export JAVA_HOME="$jdk"
+  jv=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  # the launcher's class-data-sharing archive for this JDK: made once before timing (a first start builds it in the
+  # background, beside the executable in .ralon-cds: see cli/src/main/launcher/ralon.sh)
+  (cd "$work/small" && "$ralon" check pom.xml >/dev/null || true)
+  i=0; while [ $i -lt 120 ] && [ -z "$(find "$top/cli/target/.ralon-cds" -path "*$jdk/bin/java.jsa" -newer "$ralon" 2>/dev/null)" ]; do
+    sleep 1; i=$((i + 1)); done
+  [ $i -lt 120 ] || echo "bench/run.sh: no class-data-sharing archive for $jdk after 120 s: the numbers include class loading" >&2
+  group "start (JDK $jv)" "$work/small" "$jdk/bin/java -cp $work/hello Hello" \
+    "$ralon check src/a.java" "$ralon check pom.xml" "sh -c 'exec $ralon hook claude-code < $work/write.json'" \
+    "$ralon status" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true" \
+    "env RALON_CDS=0 $ralon check src/a.java" "env RALON_CDS=0 $ralon run --backend landlock -- true"
+done
+if [ -n "$own_java_home" ]; then JAVA_HOME=$own_java_home; else unset JAVA_HOME; fi
 bwrap_note=
 if command -v bwrap >/dev/null 2>&1; then
-  group start "$work/small" "bwrap --ro-bind / / true"
+  group bwrap "$work/small" "$hello" "bwrap --ro-bind / / true"
 else
   bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
 fi
@@ -103,11 +121,12 @@ group protected "$work/protected" "$hello" "$ralon run --backend landlock -- tru
   echo "| group | command | mean (ms) | ± σ (ms) | × hello-world | × git ls-files |"
   echo "|---|---|---:|---:|---:|---:|"
   awk -F, -v hello="$hello" '
-    { g[NR]=$1; c[NR]=$2; m[NR]=$3; s[NR]=$4; if ($2 == hello) h[$1]=$3; if ($2 == "git ls-files") gl[$1]=$3 }
+    { g[NR]=$1; c[NR]=$2; m[NR]=$3; s[NR]=$4; if ($2 ~ / Hello$/) h[$1]=$3; if ($2 == "git ls-files") gl[$1]=$3 }
     END { for (i = 1; i <= NR; i++) {
             hr = (g[i] in h) ? sprintf("%.2f", m[i] / h[g[i]]) : ""
             gr = (g[i] in gl) ? sprintf("%.2f", m[i] / gl[g[i]]) : ""
             cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
+            gsub(/< [^ ]*write.json/, "< write.json", cmd); gsub(/\/[^ ]*\/bin\/java /, "java ", cmd)
             printf "| %s | `%s` | %.1f | %.1f | %s | %s |\n", g[i], cmd, m[i] * 1000, s[i] * 1000, hr, gr } }' "$csv"
   echo
   echo "Plan for the protected project (mount): $(grep -c '' "$work/plan-mount.txt") lines of \`ralon run --dry-run\`; first lines:"

@@ -143,7 +143,7 @@ fi
 # the user's LC_CTYPE is not a UTF-8 one, the JVM starts with LC_ALL=C.UTF-8 (upstream glibc has it since 2.35, but as
 # locale data, not built in: with /usr/lib/locale/C.utf8 hidden, Debian's glibc 2.36 falls back to C). Where it is not
 # installed the JVM falls back to ASCII, and Main then refuses in one line rather than run with mangled names. The user's own LC_ALL, set or unset, is recorded for `ralon run` to give back to the
-# command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see RunCommand.userLocale).
+# command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see Run.userLocale).
 unset RALON_USER_LC_ALL RALON_LOCALE_FORCED
 case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
   *.[Uu][Tt][Ff]-8|*.[Uu][Tt][Ff]8|*.[Uu][Tt][Ff]-8@*|*.[Uu][Tt][Ff]8@*) ;;

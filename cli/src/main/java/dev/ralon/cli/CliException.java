@@ -37,7 +37,8 @@ final class CliException extends RuntimeException {
      * that cannot be used adds {@code "errors"}: every problem of the file (spec §10.2), the first being "error".
      */
     static java.util.Map<String, Object> errorDocument(Exception ex) {
-        CliException ce = ex instanceof CliException c ? c : null;
+        CliException ce = ex instanceof CliException c ? c
+                : ex instanceof dev.ralon.host.HostException h ? error(h.getMessage()) : null;
         java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>();
         doc.put("format", Json.FORMAT);
         doc.put("error", errorObject(ce != null ? ce.kind : "internal", ce != null ? ce.file : null,
@@ -87,7 +88,7 @@ final class CliException extends RuntimeException {
     /**
      * Reports the failure of a command as one line on {@code err} and returns its exit code: a CliException's own
      * message and code, anything else as an internal error (exit 2; its stack trace too when RALON_DEBUG is set).
-     * Shared by picocli's execution-exception handler ({@link Ralon}) and the fast paths ({@link FastCheck}); kept
+     * Shared by picocli's execution-exception handler ({@link Ralon}) and the fast paths ({@link Main#execute}); kept
      * here, free of picocli, so that the fast paths load no picocli class.
      */
     static int report(Exception ex, java.io.PrintWriter err) {
@@ -103,6 +104,11 @@ final class CliException extends RuntimeException {
             err.flush();
             return ce.exitCode();
         }
+        if (ex instanceof dev.ralon.host.HostException he) { // the host refused: nothing was started
+            err.println("ralon: " + he.getMessage());
+            err.flush();
+            return ExitCodes.ERROR;
+        }
         if (System.getenv("RALON_DEBUG") != null) {
             ex.printStackTrace(err);
         }
@@ -114,6 +120,6 @@ final class CliException extends RuntimeException {
 
     /** {@code s} on one line: line breaks and the blanks around them become one space. */
     static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+        return dev.ralon.host.HostException.oneLine(s);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.host.Backends;
 import picocli.CommandLine.ITypeConverter;
 
 import java.util.Iterator;

@@ -208,7 +208,7 @@ final class Hook {
                 List<Rule> rules = inForce.check(p);
                 if (!rules.isEmpty()) {
                     String rel = inForce.nearest().relativize(p);
-                    refusals.add((rel != null ? rel : t) + " is protected by " + CheckCommand.describe(inForce, rules));
+                    refusals.add((rel != null ? rel : t) + " is protected by " + Check.describe(inForce, rules));
                     break;
                 }
             }

@@ -9,7 +9,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code ralon hook [FORMAT]}: an agent's pre-write hook (Claude Code, Codex, Gemini CLI). The work is {@link Hook}'s;
- * this class only parses the command line. An unknown FORMAT is an error with exit 2, which every supported agent
+ * this class only binds the command line into a {@link HookRequest}. An unknown FORMAT is an error with exit 2, which
+ * every supported agent
  * reads as a refusal, so a mistyped hook still fails closed.
  */
 @Command(name = "hook", mixinStandardHelpOptions = true,
@@ -20,7 +21,7 @@ import java.util.concurrent.Callable;
                 "  codex        PreToolUse: apply_patch (every file the patch adds, updates, deletes or moves)",
                 "  gemini       BeforeTool: write_file, replace",
                 "Settings for each agent: README, section Integrations."})
-final class HookCommand implements Callable<Integer> {
+final class HookCommand implements Callable<Integer>, RequestSource {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FORMAT",
             description = "The agent: claude-code, codex or gemini.", completionCandidates = Formats.class)
     String format;
@@ -32,11 +33,13 @@ final class HookCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
+    public HookRequest request() {
+        return new HookRequest(format, policyFile);
+    }
+
+    @Override
     public Integer call() {
-        if (format != null && !Hook.FORMATS.contains(format)) {
-            throw CliException.error("unknown hook format '" + format + "'; known: " + String.join(", ", Hook.FORMATS));
-        }
-        return Hook.run(format, policyFile, System.in, spec.commandLine().getOut(), spec.commandLine().getErr());
+        return request().execute(System.in, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
     static final class Formats implements Iterable<String> {

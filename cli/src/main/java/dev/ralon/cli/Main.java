@@ -23,10 +23,12 @@ public final class Main {
             // walks read entry types from the listing (loaded, with JNA, only when a command walks)
             dev.ralon.policy.DirectoryReader.use(new Getdents64Reader());
         }
-        // `ralon check PATH...` (before every write of an agent) and `ralon run [--backend NAME] -- CMD` (every session)
-        // skip picocli: FastCheck's contract says for which exact argument forms.
-        int code = FastCheck.applies(args)
-                ? FastCheck.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
+        // `ralon check PATH...` (before every write of an agent), `ralon hook FORMAT` (the agents' pre-write hook) and
+        // `ralon run [--backend NAME] -- CMD` (every session) skip picocli: FastParser's contract says for which exact
+        // argument forms; it makes the same request picocli would.
+        Request fast = FastParser.parse(args);
+        int code = fast != null
+                ? execute(fast, System.in, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
                 : Ralon.execute(args);
         System.out.flush();
         // In hook mode the launcher runs the JVM as a child and takes any status but ANSWERED and 2 as a failure of
@@ -35,6 +37,15 @@ public final class Main {
             code = ANSWERED;
         }
         System.exit(code);
+    }
+
+    /** Executes a request parsed without picocli, reporting a failure as picocli's handler does (one line, exit 2). */
+    static int execute(Request request, java.io.InputStream in, PrintWriter out, PrintWriter err) {
+        try {
+            return request.execute(in, out, err);
+        } catch (RuntimeException | java.io.IOException e) {
+            return CliException.report(e, err);
+        }
     }
 
     /** Whether the command reads file names (everything but help, version, schema and completion). */

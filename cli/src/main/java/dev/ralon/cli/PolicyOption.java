@@ -21,6 +21,14 @@ final class PolicyOption {
 
     /** Loads the policies in force, or fails with one line (naming the file that cannot be used) and exit 2. */
     PolicySet load() {
+        return load(policy);
+    }
+
+    /**
+     * Loads the policies in force: {@code policy} alone when not null (given by {@code --policy}), else every agent.lock
+     * from the working directory up; fails with one line (naming the file that cannot be used) and exit 2.
+     */
+    static PolicySet load(Path policy) {
         try {
             if (policy != null) {
                 return PolicySet.explicit(PolicyLoader.load(policy));
@@ -41,7 +49,7 @@ final class PolicyOption {
      * With {@code --policy}: the agent.lock files discovery would have put in force and the explicit file leaves out
      * (said by status and run, so that replacing them is never silent); else empty.
      */
-    List<Path> leftOutByExplicitPolicy() {
+    static List<Path> leftOutByExplicitPolicy(Path policy) {
         if (policy == null) {
             return List.of();
         }
@@ -62,9 +70,9 @@ final class PolicyOption {
         }
     }
 
-    /** The note for {@link #leftOutByExplicitPolicy()}, or null when nothing is left out. */
-    String leftOutNote() {
-        List<Path> left = leftOutByExplicitPolicy();
+    /** The note for {@link #leftOutByExplicitPolicy}, or null when nothing is left out. */
+    static String leftOutNote(Path policy) {
+        List<Path> left = leftOutByExplicitPolicy(policy);
         if (left.isEmpty()) {
             return null;
         }

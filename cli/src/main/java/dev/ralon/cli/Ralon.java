@@ -1,7 +1,7 @@
 package dev.ralon.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,13 +51,34 @@ final class Ralon implements Runnable {
         return execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
     }
 
-    static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    /** The command line every parse uses: picocli binds the options, nothing more. */
+    private static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Ralon());
-        cl.setOut(out);
-        cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // `ralon run claude --resume`: everything from the command name on belongs to the command
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        return cl;
+    }
+
+    /**
+     * What picocli makes of {@code args}: the request of the command they name (with a top-level {@code --policy}
+     * handed down), or null for a command that is not a request (init, status, schema, help). Throws picocli's
+     * ParameterException for what it refuses. Used by the test that holds {@link FastParser} to the same requests.
+     */
+    static Request parse(String[] args) {
+        CommandLine.ParseResult parsed = commandLine().parseArgs(args);
+        handPolicyDown(parsed);
+        CommandLine.ParseResult last = parsed;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        return last.commandSpec().userObject() instanceof RequestSource s ? s.request() : null;
+    }
+
+    static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
         boolean json = JsonRequest.wanted(args);
         cl.setParameterExceptionHandler((ex, a) -> {
             String message = CliException.oneLine(ex.getMessage()) + suggestion(ex) + " (see ralon "

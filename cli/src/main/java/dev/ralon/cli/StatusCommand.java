@@ -3,6 +3,12 @@ package dev.ralon.cli;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.host.Backends;
+import dev.ralon.host.Baseline;
+import dev.ralon.host.HostException;
+import dev.ralon.host.PluginDirectory;
+import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicySet;
@@ -55,18 +61,18 @@ final class StatusCommand implements Callable<Integer> {
         }
         String pick;
         try {
-            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp),
+            pick = Backends.choose(enforcers, null, ProtectedSets.from(exp),
                     Warning.messages(exp.incomplete(), exp.naming())).probed().enforcer().name();
-        } catch (CliException e) {
+        } catch (HostException e) {
             pick = null;
         }
         List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
-        Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, Backends.toProtectedSet(exp), baselineItems);
-        String inside = System.getenv(RunCommand.ENV_BACKEND);
+        Map<String, Baseline.Applied> baselineBy = baselineByBackend(probed, ProtectedSets.from(exp), baselineItems);
+        String inside = System.getenv(Run.ENV_BACKEND);
         List<Map<String, Object>> intact = inside == null ? List.of() : probeBoundary(exp);
 
         List<String> warnings = new ArrayList<>();
-        String leftOut = policyOption.leftOutNote();
+        String leftOut = PolicyOption.leftOutNote(policyOption.policy);
         if (leftOut != null) {
             warnings.add(leftOut);
         }
@@ -81,7 +87,7 @@ final class StatusCommand implements Callable<Integer> {
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("format", Json.FORMAT);
-            CheckCommand.putPolicies(doc, policies);
+            Check.putPolicies(doc, policies);
             doc.put("root", exp.root().toString());
             doc.put("version", policies.nearest().version());
             List<Object> patterns = new ArrayList<>();
@@ -98,7 +104,7 @@ final class StatusCommand implements Callable<Integer> {
             doc.put("protectedPaths", exp.entries().size());
             doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(Rule::pattern).toList());
             doc.put("warnings", warnings);
-            doc.put("warningDetails", CheckCommand.warningsJson(remarks, exp.naming()));
+            doc.put("warningDetails", Check.warningsJson(remarks, exp.naming()));
             List<Object> backends = new ArrayList<>();
             for (Backends.Probed p : probed) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -108,8 +114,8 @@ final class StatusCommand implements Callable<Integer> {
                 m.put("detail", p.probe().detail());
                 m.put("fix", p.probe().fix());
                 m.put("description", p.enforcer().description());
-                m.put("guarantees", RunCommand.ids(p.enforcer().guarantees()));
-                m.put("notGuaranteed", RunCommand.ids(Backends.notDeclared(p.enforcer())));
+                m.put("guarantees", Run.ids(p.enforcer().guarantees()));
+                m.put("notGuaranteed", Run.ids(Backends.notDeclared(p.enforcer())));
                 m.put("from", Backends.origin(p.enforcer()));
                 backends.add(m);
             }

@@ -43,20 +43,27 @@ final class Train {
             PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
             Path lock = dir.resolve(PolicyDiscovery.FILE_NAME);
             PolicySet policy = PolicySet.inForceAt(dir);
-            FastCheck.applies(new String[] {"check", "x"});
+            FastParser.parse(new String[] {"check", "x"});
             try {
                 new PolicyOption().load(); // discovery from the working directory (links its lambda); read-only
             } catch (CliException e) {
                 // no policy there: the classes are loaded all the same
             }
-            FastCheck.checkPaths(policy, List.of(dir.resolve("pom.xml").toString(), dir.resolve("src/a/c.java").toString()),
+            Check.checkPaths(policy, List.of(dir.resolve("pom.xml").toString(), dir.resolve("src/a/c.java").toString()),
                     none, false, false, false);
+            // the agents' pre-write hook (FastParser's form): an allowed and a refused Write, as Claude Code sends them
+            for (String target : List.of("src/a/c.java", "pom.xml")) {
+                String payload = "{\"hook_event_name\":\"PreToolUse\",\"cwd\":\"" + dir + "\",\"tool_name\":\"Write\","
+                        + "\"tool_input\":{\"file_path\":\"" + target + "\",\"content\":\"x\"}}";
+                Main.execute(FastParser.parse(new String[] {"hook", "claude-code"}),
+                        new java.io.ByteArrayInputStream(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)), none, none);
+            }
             String p = lock.toString();
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.
-            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.cli.AgentsUnderLandlock",
-                    "dev.ralon.cli.RunCommand$Executables",
+            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.host.AgentsUnderLandlock",
+                    "dev.ralon.cli.Run$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
                     "dev.ralon.enforcer.spi.exec.Exec$LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
                     "dev.ralon.enforcer.spi.exec.TerminalGuard$LibC", "dev.ralon.enforcer.spi.KernelInterfaces",

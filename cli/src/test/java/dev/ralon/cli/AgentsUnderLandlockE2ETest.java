@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.host.AgentsUnderLandlock;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -105,7 +105,7 @@ class CdsE2ETest {
                 "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Xlog:cds=info:stderr -Xlog:class+path=info:stderr");
         Result shared = ralon(logged, "check", "pom.xml");
         assertEquals(1, shared.exit());
-        assertTrue(shared.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
+        assertTrue(shared.err().contains("dev.ralon.cli.FastParser source: shared objects file"),
                 "the archive is not used: " + shared.err().lines().filter(l -> !l.contains("class,load")).toList());
 
         // everything the start-up paths load comes from the archive (the training run reaches them all): a class
@@ -206,7 +206,7 @@ class CdsE2ETest {
                 Result r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
                 assertEquals(0, r.exit(), r.err());
                 String what = spoiled ? "after " + cmd + " it must not be used" : "control: after " + cmd + " it is used";
-                assertEquals(!spoiled, r.err().contains("dev.ralon.cli.FastCheck source: shared objects file"),
+                assertEquals(!spoiled, r.err().contains("dev.ralon.cli.FastParser source: shared objects file"),
                         "archive, " + what);
                 assertEquals(!spoiled, r.err().contains("Found jnidispatch at " + a + ".jna"), "library, " + what);
                 assertTrue(Files.isRegularFile(spoiled && i == 2 ? moved.resolve(cache.relativize(a)) : a),

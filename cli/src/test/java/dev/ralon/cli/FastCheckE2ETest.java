@@ -16,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@code ralon check PATH...} skips picocli (FastCheck). Differential, through the real executable: every case gives
- * the same exit code, stdout and stderr as {@code ralon check -- PATH...}, which picocli parses; and the fast form
- * really loads no picocli class.
+ * {@code ralon check PATH...}, {@code ralon hook FORMAT} and {@code ralon run [--backend NAME] -- CMD} skip picocli
+ * (FastParser). Differential, through the real executable: every case gives the same exit code, stdout and stderr as
+ * a form picocli parses ({@code check -- PATH...}, {@code hook -- FORMAT}, {@code run --backend=NAME -- CMD}); and the
+ * fast forms really load no picocli class.
  */
 class FastCheckE2ETest {
     @TempDir
@@ -28,6 +29,11 @@ class FastCheckE2ETest {
     }
 
     Result ralon(Path cwd, Map<String, String> env, List<String> args) throws Exception {
+        return ralon(cwd, env, args, null);
+    }
+
+    /** Runs ralon with {@code stdin} (a file) as its standard input, or an empty one when null. */
+    Result ralon(Path cwd, Map<String, String> env, List<String> args, Path stdin) throws Exception {
         String exe = System.getProperty("ralon.executable");
         if (exe == null) {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
@@ -38,8 +44,13 @@ class FastCheckE2ETest {
         Path err = Files.createTempFile(dir, "err", ".txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().putAll(env);
+        if (stdin != null) {
+            pb.redirectInput(stdin.toFile());
+        }
         Process p = pb.start();
-        p.getOutputStream().close();
+        if (stdin == null) {
+            p.getOutputStream().close();
+        }
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             fail("did not finish: " + args);
@@ -130,7 +141,7 @@ class FastCheckE2ETest {
         Map<String, String> env = Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stdout");
         Result fast = ralon(project, env, List.of("check", "pom.xml"));
         assertEquals(1, fast.exit(), fast.err());
-        assertTrue(fast.out().contains("dev.ralon.cli.FastCheck"), "no class-load log: " + fast.err());
+        assertTrue(fast.out().contains("dev.ralon.cli.FastParser"), "no class-load log: " + fast.err());
         assertFalse(fast.out().contains(" picocli."), "the fast form loaded picocli");
         Result list = ralon(project, env, List.of("check"));
         assertEquals(0, list.exit(), list.err());
@@ -141,5 +152,77 @@ class FastCheckE2ETest {
         Result slow = ralon(project, env, List.of("check", "--explain", "pom.xml"));
         assertEquals(1, slow.exit(), slow.err());
         assertTrue(slow.out().contains(" picocli.CommandLine "), "an option must go through picocli");
+    }
+
+    /** A Claude Code PreToolUse payload for {@code tool} with {@code input} (JSON members of tool_input). */
+    static String payload(String cwd, String tool, String input) {
+        return "{\"session_id\":\"3f2a9c1e\",\"transcript_path\":\"/tmp/t.jsonl\",\"cwd\":" + quote(cwd)
+                + ",\"permission_mode\":\"default\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"" + tool
+                + "\",\"tool_input\":{" + input + "}}";
+    }
+
+    static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    @Test
+    void hookSameAnswersAsThePicocliPath() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("h"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - \"**/*.json\"\n  - secrets/\n");
+        Files.createDirectories(project.resolve("src"));
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        String p = project.toString();
+        String big = "x".repeat(4 << 20); // a 4 MiB Write: streamed, never held
+        List<String> payloads = List.of(
+                payload(p, "Write", "\"file_path\":" + quote(p + "/src/index.ts") + ",\"content\":\"ok\""),
+                payload(p, "Write", "\"file_path\":" + quote(p + "/package.json") + ",\"content\":\"{}\""),
+                payload(p, "Write", "\"file_path\":\"src/a.json\",\"content\":\"{}\""),
+                payload(elsewhere.toString(), "Write", "\"file_path\":" + quote(p + "/secrets/k") + ",\"content\":\"k\""),
+                payload(elsewhere.toString(), "Edit", "\"file_path\":\"../h/x.json\",\"old_string\":\"a\",\"new_string\":\"b\""),
+                payload(p, "Edit", "\"file_path\":\"src/a.ts\",\"old_string\":\"a\",\"new_string\":\"b\""),
+                payload(p, "MultiEdit", "\"file_path\":" + quote(p + "/c.json")
+                        + ",\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"},{\"old_string\":\"c\",\"new_string\":\"d\"}]"),
+                payload(p, "NotebookEdit", "\"notebook_path\":\"src/n.ipynb\",\"new_source\":\"print(1)\",\"cell_id\":\"c1\""),
+                payload(p, "NotebookEdit", "\"notebook_path\":\"secrets/n.ipynb\",\"new_source\":\"x\""),
+                payload(p, "Write", "\"content\":\"no path\""),
+                payload(p, "Bash", "\"command\":\"echo > secrets/k\""),
+                payload(p, "Write", "\"file_path\":" + quote(p + "/src/big.ts") + ",\"content\":\"" + big + "\""),
+                payload(p, "Write", "\"file_path\":" + quote(p + "/big.json") + ",\"content\":\"" + big + "\""),
+                "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",", // malformed: cut short
+                "not json at all",
+                "",
+                "{\"a\":1} {\"b\":2}");
+        int denied = 0;
+        for (String body : payloads) {
+            Path in = Files.writeString(Files.createTempFile(dir, "payload", ".json"), body);
+            Result fast = ralon(elsewhere, Map.of(), List.of("hook", "claude-code"), in);
+            Result slow = ralon(elsewhere, Map.of(), List.of("hook", "--", "claude-code"), in);
+            String shown = body.length() > 200 ? body.substring(0, 200) + "..." : body;
+            assertEquals(slow, fast, "fast and picocli hooks differ for " + shown);
+            denied += fast.out().contains("\"permissionDecision\": \"deny\"") || fast.exit() == 2 ? 1 : 0;
+        }
+        // the answers themselves (so that two equally broken paths cannot pass): 7 refusals by policy, 5 by input
+        assertEquals(12, denied, "refusals");
+    }
+
+    @Test
+    void hookLoadsNoPicocliClass() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("hp"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path in = Files.writeString(dir.resolve("hook.json"),
+                payload(project.toString(), "Write", "\"file_path\":\"pom.xml\",\"content\":\"x\""));
+        Result r = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr"), List.of("hook", "claude-code"), in);
+        assertTrue(r.out().contains("\"permissionDecision\": \"deny\""), r.out());
+        assertTrue(r.err().contains("dev.ralon.cli.HookRequest"), "no class-load log: " + r.err().lines().limit(5).toList());
+        assertFalse(r.err().contains(" picocli."), "the hook loaded picocli");
+        // the hook's JSON reader is its own (HookPayload): any org.json class it loads, reading the policy loads too
+        Result check = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr"), List.of("check", "pom.xml"));
+        java.util.Set<String> byPolicy = orgJson(check.err());
+        assertTrue(byPolicy.containsAll(orgJson(r.err())), "the hook loaded org.json classes of its own: " + orgJson(r.err()));
+    }
+
+    private static java.util.Set<String> orgJson(String classLoadLog) {
+        return classLoadLog.lines().filter(l -> l.contains(" org.json.")).map(l -> l.replaceAll(".* (org\\.json\\.\\S+).*", "$1"))
+                .collect(java.util.stream.Collectors.toSet());
     }
 }

@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.host.PluginDirectory;
 import org.example.plugins.PluginEnforcers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -7,12 +7,9 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
+import dev.ralon.host.ProtectedSets;
 import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.ProtectedPaths;
-import dev.ralon.policy.Rule;
-import dev.ralon.policy.RuleText;
+import dev.ralon.policy.PolicySet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -505,29 +502,13 @@ public final class ConformanceKit {
         }
     }
 
-    /** The protected set {@code ralon run} hands the enforcer for this policy file (as the CLI builds it). */
+    /** The protected set {@code ralon run} hands the enforcer for this policy file: built by the host, as a run builds it. */
     static ProtectedSet protectedSet(Path policyFile) throws IOException {
-        Policy policy;
         try {
-            policy = PolicyLoader.load(policyFile);
+            return ProtectedSets.from(PolicySet.explicit(PolicyLoader.load(policyFile)).expand(false));
         } catch (dev.ralon.policy.PolicyException e) {
             throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
         }
-        Expansion expansion = ProtectedPaths.expand(policy);
-        List<ProtectedPath> paths = new ArrayList<>();
-        for (Expansion.Entry e : expansion.entries()) {
-            List<String> reasons = new ArrayList<>();
-            for (Rule r : e.rules()) {
-                reasons.add(RuleText.of(r, expansion.naming()));
-            }
-            paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
-        }
-        for (Expansion.Entry link : expansion.linksOnTheWay()) {
-            paths.add(new ProtectedPath(link.path(), ProtectedPath.Kind.SYMLINK,
-                    List.of("symbolic link on the way to " + link.via())));
-        }
-        paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warningMessages());
     }
 
     private static String tail(String s, int lines) {

@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.EnforcerFailure;
@@ -8,10 +8,6 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.policy.Expansion;
-import dev.ralon.policy.Policy;
-import dev.ralon.policy.Rule;
-import dev.ralon.policy.RuleText;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,14 +17,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Discovery, probing and choice of backends, and the hand-over from policy-core to the SPI. */
-final class Backends {
+public final class Backends {
     private Backends() {
     }
 
     private static PluginDirectory plugins;
 
     /** The plugin directory beside the executable, read once per process. */
-    static synchronized PluginDirectory plugins() {
+    public static synchronized PluginDirectory plugins() {
         if (plugins == null) {
             plugins = PluginDirectory.find();
         }
@@ -36,26 +32,26 @@ final class Backends {
     }
 
     /** The built-in backends and those of the plugin directory's trusted jars, each isolated (Enforcers). */
-    static Enforcers discover() {
+    public static Enforcers discover() {
         return Enforcers.discover(Backends.class.getClassLoader(), plugins().jars());
     }
 
     /** What discovery refused or could not load, one line each: the plugin directory's refusals first. */
-    static List<String> problems(Enforcers enforcers) {
+    public static List<String> problems(Enforcers enforcers) {
         List<String> all = new ArrayList<>(plugins().refused());
         all.addAll(enforcers.problems());
         return all;
     }
 
     /** Where a backend came from, for status: "built in", or the plugin jar. */
-    static String origin(Enforcer e) {
+    public static String origin(Enforcer e) {
         String o = Enforcers.origin(e);
         PluginDirectory p = plugins();
         return p.jars().stream().anyMatch(j -> j.toString().equals(o)) ? o : "built in";
     }
 
     /** The "unknown backend" line: the known names, and where a third-party backend goes. */
-    static String unknownBackend(Enforcers enforcers, String name) {
+    public static String unknownBackend(Enforcers enforcers, String name) {
         Path dir = plugins().dir();
         return "unknown backend '" + name + "'; known backends: "
                 + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))
@@ -66,19 +62,19 @@ final class Backends {
     }
 
     /** An enforcer with what its probe said. */
-    record Probed(Enforcer enforcer, Probe probe) {
+    public record Probed(Enforcer enforcer, Probe probe) {
     }
 
     /**
      * The backend {@code run} uses: the pinned one when {@code pinned} is set (refused, exit 2, when unknown or
      * unavailable), else the available backend of highest rank above 0 (noop is never chosen by itself).
      */
-    static Probed choose(Enforcers enforcers, String pinned) {
+    public static Probed choose(Enforcers enforcers, String pinned) {
         if (pinned != null) {
-            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> CliException.error(unknownBackend(enforcers, pinned)));
+            Enforcer e = enforcers.byName(pinned).orElseThrow(() -> new HostException(unknownBackend(enforcers, pinned)));
             Probe p = safeProbe(e);
             if (!p.available()) {
-                throw CliException.error("backend " + e.name() + " cannot enforce on this host: " + p.detail()
+                throw new HostException("backend " + e.name() + " cannot enforce on this host: " + p.detail()
                         + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
             }
             return new Probed(e, p);
@@ -94,13 +90,13 @@ final class Backends {
             }
             why.add(e.name() + ": " + p.detail() + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
         }
-        throw CliException.error("no backend can enforce on this host"
+        throw new HostException("no backend can enforce on this host"
                 + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
                 + "; `--backend noop` runs the command unprotected");
     }
 
     /** A backend chosen for a protected set, with its plan, the host's admission and why stronger ones were passed over. */
-    record Choice(Probed probed, Plan plan, Admission admission, List<String> passedOver) {
+    public record Choice(Probed probed, Plan plan, Admission admission, List<String> passedOver) {
     }
 
     /**
@@ -112,14 +108,14 @@ final class Backends {
      * plan that is not admitted makes {@code run} refuse, never choose another backend. Only a backend whose plan()
      * fails (a plugin's fault, isolated) is passed over, with its one line.
      */
-    static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete) {
+    public static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete) {
         if (pinned != null) {
             Probed p = choose(enforcers, pinned);
             Plan plan;
             try {
                 plan = p.enforcer().plan(set);
             } catch (EnforcerFailure f) {
-                throw CliException.error(f.getMessage() + " (nothing was started)");
+                throw new HostException(f.getMessage() + " (nothing was started)");
             }
             return new Choice(p, plan, Admission.of(p.enforcer(), set, plan, incomplete), List.of());
         }
@@ -143,7 +139,7 @@ final class Backends {
             }
             return new Choice(new Probed(e, probe), plan, Admission.of(e, set, plan, incomplete), List.copyOf(passedOver));
         }
-        throw CliException.error("no backend can enforce on this host"
+        throw new HostException("no backend can enforce on this host"
                 + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
                 + "; `--backend noop` runs the command unprotected");
     }
@@ -152,7 +148,7 @@ final class Backends {
      * The protected paths that do not exist and that {@code e} cannot stop being created (it does not declare
      * {@link Guarantee#CREATE_MISSING}): a bind mount needs an existing target. Empty for a backend that can.
      */
-    static List<ProtectedPath> notPreventable(ProtectedSet set, Enforcer e) {
+    public static List<ProtectedPath> notPreventable(ProtectedSet set, Enforcer e) {
         if (e.guarantees().contains(Guarantee.CREATE_MISSING)) {
             return List.of();
         }
@@ -160,7 +156,7 @@ final class Backends {
     }
 
     /** {@code set} without the {@link #notPreventable} paths of {@code e}: what its plan locks. */
-    static ProtectedSet forBackend(ProtectedSet set, Enforcer e) {
+    public static ProtectedSet forBackend(ProtectedSet set, Enforcer e) {
         List<ProtectedPath> gone = notPreventable(set, e);
         if (gone.isEmpty()) {
             return set;
@@ -170,51 +166,23 @@ final class Backends {
         return new ProtectedSet(set.root(), set.policyFile(), kept, set.warnings());
     }
 
-    static Probe safeProbe(Enforcer e) {
+    public static Probe safeProbe(Enforcer e) {
         try {
             Probe p = e.probe();
             return p != null ? p : Probe.unavailable("its probe returned nothing", "");
         } catch (EnforcerFailure ex) { // discovered enforcers are isolated: any failure of theirs arrives as this
-            return Probe.unavailable(CliException.oneLine(ex.getMessage()), "");
+            return Probe.unavailable(HostException.oneLine(ex.getMessage()), "");
         }
     }
 
     /** Guarantees the backend does not declare, in table order. */
-    static Set<Guarantee> notDeclared(Enforcer e) {
+    public static Set<Guarantee> notDeclared(Enforcer e) {
         Set<Guarantee> all = EnumSet.allOf(Guarantee.class);
         all.removeAll(e.guarantees());
         return all;
     }
 
-    /**
-     * The enforcer's input for the policies expanded: the root is the expansion's (the farthest policy's root), the
-     * policy file the nearest one; each path's reasons name the file and line of every rule that protects it.
-     */
-    static ProtectedSet toProtectedSet(Expansion expansion) {
-        Policy policy = expansion.policy();
-        RuleText.Naming naming = expansion.naming();
-        List<ProtectedPath> paths = new ArrayList<>();
-        for (Expansion.Entry e : expansion.entries()) {
-            List<String> reasons = new ArrayList<>();
-            for (Rule r : e.rules()) {
-                reasons.add(RuleText.of(r, naming));
-            }
-            if (e.via() != null) {
-                reasons.add("reached as " + e.via() + " through a symbolic link");
-            }
-            paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
-        }
-        for (Expansion.Entry link : expansion.linksOnTheWay()) {
-            // not a match: a link through which a protected path is reached; retargeting it would change what the
-            // next run protects, so the run keeps it as it is (docs/security.md, "links on the way")
-            paths.add(new ProtectedPath(link.path(), ProtectedPath.Kind.SYMLINK,
-                    List.of("symbolic link on the way to " + link.via())));
-        }
-        paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warningMessages());
-    }
-
-    static String guaranteeIds(Set<Guarantee> gs) {
+    public static String guaranteeIds(Set<Guarantee> gs) {
         return gs.isEmpty() ? "none" : EnumSet.copyOf(gs).stream().map(Guarantee::id).collect(Collectors.joining(", "));
     }
 }

@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -38,9 +38,9 @@ import java.util.Set;
  * @param refusals           the plan's and the host's, in that order
  * @param notCreateProtected missing literal paths that the run does not protect against creation
  */
-record Admission(List<Plan.Refusal> refusals, List<Path> notCreateProtected) {
+public record Admission(List<Plan.Refusal> refusals, List<Path> notCreateProtected) {
 
-    static Admission of(Enforcer enforcer, ProtectedSet set, Plan plan, List<String> incomplete) {
+    public static Admission of(Enforcer enforcer, ProtectedSet set, Plan plan, List<String> incomplete) {
         List<Plan.Refusal> refusals = new ArrayList<>(plan.refusals());
         Set<Guarantee> declared = enforcer.guarantees();
         for (String why : incomplete) {
@@ -61,12 +61,12 @@ record Admission(List<Plan.Refusal> refusals, List<Path> notCreateProtected) {
         return new Admission(List.copyOf(refusals), List.copyOf(notCreateProtected));
     }
 
-    boolean enforceable() {
+    public boolean enforceable() {
         return refusals.isEmpty();
     }
 
     /** The reasons, one line each. */
-    List<String> reasons() {
+    public List<String> reasons() {
         return refusals.stream().map(Plan.Refusal::reason).toList();
     }
 
@@ -74,7 +74,7 @@ record Admission(List<Plan.Refusal> refusals, List<Path> notCreateProtected) {
      * The one line said before the command starts when missing literal paths are not protected against creation, or
      * null when there are none: relative to {@code root}, at most three named.
      */
-    String notCreateProtectedLine(String backend, Path root) {
+    public String notCreateProtectedLine(String backend, Path root) {
         if (notCreateProtected.isEmpty()) {
             return null;
         }

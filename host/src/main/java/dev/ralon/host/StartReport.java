@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Plan;
@@ -19,13 +19,13 @@ import java.util.Map;
  * the kernel's error codes where they mislead, the lines about what the run does not cover, and the {@code RALON_*}
  * environment variables (README, "Inside the sandbox").
  */
-final class StartReport {
+public final class StartReport {
     /** The policy root (the directory holding agent.lock: patterns are anchored there). */
-    static final String ENV_ROOT = "RALON_ROOT";
+    public static final String ENV_ROOT = "RALON_ROOT";
     /** How many paths are locked in this run (the start line's number). */
-    static final String ENV_LOCKED = "RALON_LOCKED";
+    public static final String ENV_LOCKED = "RALON_LOCKED";
     /** The errno names that mean "this path is protected" under the backend in use, space-separated. */
-    static final String ENV_DENIED_ERRNOS = "RALON_DENIED_ERRNOS";
+    public static final String ENV_DENIED_ERRNOS = "RALON_DENIED_ERRNOS";
 
     /** How many names a one-line list shows before "and N more". */
     private static final int NAMED = 3;
@@ -37,7 +37,7 @@ final class StartReport {
      * The one start line: how many paths are locked, by which backend, and what is not covered (missing paths the
      * backend cannot stop being created, patterns expanded at start).
      */
-    static String startLine(Enforcer enforcer, ProtectedSet planned, List<ProtectedPath> notPreventable,
+    public static String startLine(Enforcer enforcer, ProtectedSet planned, List<ProtectedPath> notPreventable,
                             PolicySet policy) {
         if (enforcer.guarantees().isEmpty()) {
             return "ralon: nothing is locked: the " + enforcer.name() + " backend enforces nothing";
@@ -65,7 +65,7 @@ final class StartReport {
      * with EBUSY ("Device or resource busy": it is a mount point, mount(2)/rename(2)/unlink(2)), which agents read as
      * "try again". Null when nothing needs saying.
      */
-    static String errnoLine(Enforcer enforcer) {
+    public static String errnoLine(Enforcer enforcer) {
         if (!"mount".equals(enforcer.name())) {
             return null;
         }
@@ -74,7 +74,7 @@ final class StartReport {
     }
 
     /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}). */
-    static String deniedErrnos(Enforcer enforcer) {
+    public static String deniedErrnos(Enforcer enforcer) {
         return switch (enforcer.name()) {
             case "mount" -> "EROFS EBUSY";   // read-only bind (EROFS); a mount point cannot be unlinked or renamed (EBUSY)
             case "landlock" -> "EACCES EXDEV"; // landlock(7): denied access; EXDEV for a rename/link it refuses to reparent
@@ -83,7 +83,7 @@ final class StartReport {
     }
 
     /** The variables the command sees, besides RALON_BACKEND and RALON_POLICY. */
-    static void putEnv(Map<String, String> env, Enforcer enforcer, ProtectedSet planned) {
+    public static void putEnv(Map<String, String> env, Enforcer enforcer, ProtectedSet planned) {
         env.put(ENV_ROOT, planned.root().toString());
         env.put(ENV_LOCKED, String.valueOf(enforcer.guarantees().isEmpty() ? 0 : planned.paths().size()));
         env.put(ENV_DENIED_ERRNOS, deniedErrnos(enforcer));
@@ -94,7 +94,7 @@ final class StartReport {
      * them when it starts, so a path created later that matches one is protected only if it lies in a protected
      * directory (docs/spec-patterns.md).
      */
-    static List<Rule> expandedAtStart(PolicySet policies) {
+    public static List<Rule> expandedAtStart(PolicySet policies) {
         List<Rule> out = new ArrayList<>();
         for (Policy policy : policies.policies()) {
             for (Rule r : policy.declaredRules()) {
@@ -107,7 +107,7 @@ final class StartReport {
     }
 
     /** One line for status and --dry-run naming the patterns expanded at start, or null when there are none. */
-    static String expandedLine(PolicySet policies) {
+    public static String expandedLine(PolicySet policies) {
         List<Rule> rules = expandedAtStart(policies);
         if (rules.isEmpty()) {
             return null;
@@ -123,7 +123,7 @@ final class StartReport {
      * a backend whose plan makes {@code .git} create-restricted (landlock, when something in .git is protected),
      * commits fail; under mount, protecting {@code .git/hooks} or {@code .git/config} costs git nothing.
      */
-    static List<String> gitNotes(Enforcer enforcer, ProtectedSet set, Plan plan) {
+    public static List<String> gitNotes(Enforcer enforcer, ProtectedSet set, Plan plan) {
         Path git = set.root().resolve(".git");
         if (plan.createRestricted().contains(git)) {
             return List.of("nothing can be created in " + git + " under the " + enforcer.name() + " backend (it leads"

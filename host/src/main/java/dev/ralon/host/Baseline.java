@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -48,7 +48,7 @@ import java.util.Set;
  * {@code .git/config} restricts {@code .git} and so every commit) is dropped; what a plan would refuse is dropped.
  * Every dropped path is reported with its reason, never silently.
  */
-final class Baseline {
+public final class Baseline {
     private Baseline() {
     }
 
@@ -60,20 +60,20 @@ final class Baseline {
      * @param paths   what protecting it means: its real path, plus every symbolic link on the way to it (kind
      *                {@link ProtectedPath.Kind#SYMLINK}); kind {@link ProtectedPath.Kind#MISSING} when absent
      */
-    record Item(String display, String why, List<ProtectedPath> paths) {
-        boolean absent() {
+    public record Item(String display, String why, List<ProtectedPath> paths) {
+        public boolean absent() {
             return paths.stream().anyMatch(p -> p.kind() == ProtectedPath.Kind.MISSING);
         }
     }
 
     /** A baseline path left out of a run, and why. */
-    record Dropped(Item item, String reason) {
+    public record Dropped(Item item, String reason) {
     }
 
     /** The outcome for one backend: the protected set and plan to use, the items kept and those dropped. */
-    record Applied(ProtectedSet set, Plan plan, List<Item> kept, List<Dropped> dropped) {
+    public record Applied(ProtectedSet set, Plan plan, List<Item> kept, List<Dropped> dropped) {
         /** One line for stderr at the start of a run (null when there is no baseline at all). */
-        String summary(String backend) {
+        public String summary(String backend) {
             if (kept.isEmpty() && dropped.isEmpty()) {
                 return null;
             }
@@ -100,12 +100,12 @@ final class Baseline {
         }
     }
 
-    static final String ABSENT = "absent: this backend cannot stop its creation";
+    public static final String ABSENT = "absent: this backend cannot stop its creation";
 
     // ------------------------------------------------------------------------------------------ what is in it
 
     /** The baseline for a project whose policy lies in {@code projectRoot} (real), with the user's environment. */
-    static List<Item> items(Path projectRoot, Map<String, String> env) {
+    public static List<Item> items(Path projectRoot, Map<String, String> env) {
         List<Item> out = new ArrayList<>();
         gitItems(projectRoot, out);
         Path home = absolute(env.get("HOME"));
@@ -297,7 +297,7 @@ final class Baseline {
      * refuse; nothing that makes a directory create-restricted that the policy's plan leaves free. Plans at most three
      * times (once when nothing must be dropped).
      */
-    static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items) {
+    public static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items) {
         List<Dropped> dropped = new ArrayList<>();
         if (enforcer.guarantees().isEmpty()) {
             for (Item i : items) {
@@ -369,7 +369,7 @@ final class Baseline {
      * directory) is not added again; a set path beneath an added directory gives way to it (a directory stands for its
      * subtree, ProtectedSet's contract).
      */
-    static ProtectedSet merge(ProtectedSet set, List<Item> items) {
+    public static ProtectedSet merge(ProtectedSet set, List<Item> items) {
         Map<Path, ProtectedPath> all = new LinkedHashMap<>();
         for (ProtectedPath p : set.paths()) {
             all.put(p.path(), p);
@@ -403,7 +403,7 @@ final class Baseline {
     // ------------------------------------------------------------------------------------------ output
 
     /** The baseline section of {@code run --dry-run}. */
-    static void print(java.io.PrintWriter out, Applied a, String backend) {
+    public static void print(java.io.PrintWriter out, Applied a, String backend) {
         if (a == null) {
             out.println("baseline: off (--no-baseline)");
             return;
@@ -419,7 +419,7 @@ final class Baseline {
     }
 
     /** The baseline in JSON ({@code run --dry-run --json}): null when off. */
-    static Object json(Applied a) {
+    public static Object json(Applied a) {
         if (a == null) {
             return null;
         }
@@ -437,7 +437,7 @@ final class Baseline {
         return m;
     }
 
-    static Map<String, Object> itemJson(Item i, String reason) {
+    public static Map<String, Object> itemJson(Item i, String reason) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("path", i.display());
         m.put("real", i.paths().get(i.paths().size() - 1).path().toString());

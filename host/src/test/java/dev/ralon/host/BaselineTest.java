@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Enforcer;

@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -24,11 +24,11 @@ import java.util.Set;
  * pivot_root), so a bubblewrap sandbox the agent starts inside fails ("Failed to make / slave"). The mount backend
  * has none of these costs.
  */
-final class AgentsUnderLandlock {
+public final class AgentsUnderLandlock {
     /** The agents' state directories in {@code $HOME}: their own state, never a protected path of a project. */
-    static final List<String> STATE_DIRECTORIES = List.of(".claude", ".codex", ".gemini");
+    public static final List<String> STATE_DIRECTORIES = List.of(".claude", ".codex", ".gemini");
     /** Executable names that start a coding agent this note is for. */
-    static final Set<String> AGENTS = Set.of("claude", "codex", "gemini");
+    public static final Set<String> AGENTS = Set.of("claude", "codex", "gemini");
 
     private AgentsUnderLandlock() {
     }
@@ -37,7 +37,7 @@ final class AgentsUnderLandlock {
      * The note for {@code command} run under Landlock with {@code createRestricted} directories, or an empty list when
      * the command is not a known agent (other commands get the general create-restricted summary only).
      */
-    static List<String> note(String command, Collection<Path> createRestricted, Path home, Path projectRoot) {
+    public static List<String> note(String command, Collection<Path> createRestricted, Path home, Path projectRoot) {
         String name = Path.of(command).getFileName().toString();
         if (!AGENTS.contains(name)) {
             return List.of();
@@ -67,7 +67,7 @@ final class AgentsUnderLandlock {
     }
 
     /** {@code p} with links resolved when it exists (the plan lists real paths), else as given. */
-    static Path real(Path p) {
+    public static Path real(Path p) {
         try {
             return p == null ? null : p.toRealPath();
         } catch (IOException e) {
@@ -75,7 +75,7 @@ final class AgentsUnderLandlock {
         }
     }
 
-    static List<String> missingStateDirectories(Path home) {
+    public static List<String> missingStateDirectories(Path home) {
         List<String> missing = new ArrayList<>();
         for (String d : STATE_DIRECTORIES) {
             if (!Files.exists(home.resolve(d), LinkOption.NOFOLLOW_LINKS)) {
@@ -90,7 +90,7 @@ final class AgentsUnderLandlock {
      * before the plan is made, so that under Landlock they exist as writable siblings. Never follows or replaces a link;
      * an entry that exists is left as it is. Returns the directories created.
      */
-    static List<Path> createStateDirectories(Path home) throws IOException {
+    public static List<Path> createStateDirectories(Path home) throws IOException {
         List<Path> created = new ArrayList<>();
         for (String d : STATE_DIRECTORIES) {
             Path p = home.resolve(d);

@@ -1,4 +1,4 @@
-package dev.ralon.cli;
+package dev.ralon.host;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -28,9 +28,9 @@ import java.util.Map;
  * with the power to report any plan as enforced. Whoever can write the executable's directory can already replace the
  * executable.
  */
-final class PluginDirectory {
+public final class PluginDirectory {
     /** Its name, beside the executable. */
-    static final String NAME = "ralon-plugins";
+    public static final String NAME = "ralon-plugins";
 
     private final Path dir;
     private final List<Path> jars;
@@ -43,7 +43,7 @@ final class PluginDirectory {
     }
 
     /** The directory beside the executable this JVM was started from, or null when not started from one file. */
-    static Path location() {
+    public static Path location() {
         try {
             var cs = PluginDirectory.class.getProtectionDomain().getCodeSource();
             if (cs == null || cs.getLocation() == null) {
@@ -57,13 +57,13 @@ final class PluginDirectory {
     }
 
     /** Reads the plugin directory beside the executable (none when absent or not started from the executable). */
-    static PluginDirectory find() {
+    public static PluginDirectory find() {
         Path d = location();
         return d == null ? new PluginDirectory(null, List.of(), List.of()) : read(d, currentUid());
     }
 
     /** Reads {@code dir} for a process running as {@code uid}. */
-    static PluginDirectory read(Path dir, int uid) {
+    public static PluginDirectory read(Path dir, int uid) {
         List<Path> jars = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         Map<String, Object> d;
@@ -135,7 +135,7 @@ final class PluginDirectory {
     }
 
     /** The real uid of this process, from /proc/self/status (no JNA on this path). */
-    static int currentUid() {
+    public static int currentUid() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Uid:")) {
@@ -149,17 +149,17 @@ final class PluginDirectory {
     }
 
     /** The directory, or null when ralon does not run from its single executable. */
-    Path dir() {
+    public Path dir() {
         return dir;
     }
 
     /** The jars that passed the checks, sorted by name. */
-    List<Path> jars() {
+    public List<Path> jars() {
         return jars;
     }
 
     /** One line per entry refused. */
-    List<String> refused() {
+    public List<String> refused() {
         return refused;
     }
 }

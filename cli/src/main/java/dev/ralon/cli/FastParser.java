@@ -1,0 +1,83 @@
+package dev.ralon.cli;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The command lines on every agent's hot path, parsed without picocli: {@code ralon check PATH...} (before every write),
+ * {@code ralon check} (the listing, in CI and hooks), {@code ralon hook [FORMAT]} (the agents' pre-write hook, JSON on
+ * stdin) and {@code ralon run [--backend NAME] -- CMD...} (starts every session). picocli's class loading, old-format
+ * bytecode verification and annotation reflection cost more than the work itself (docs/performance.md).
+ *
+ * <p>Contract: {@link #parse} returns a request only for argument lists that picocli parses unambiguously the same way,
+ * and then exactly the request picocli's bindings make ({@code RequestParityTest} holds the two equal over generated
+ * argument lists); for everything else it returns null and picocli parses. The forms: {@code check} alone, or followed
+ * by paths, none empty, none starting with {@code -} (an option, or {@code --}) or {@code @} (picocli's argument
+ * files); {@code hook} alone or with one FORMAT, not empty, not starting with {@code -} or {@code @} (an unknown FORMAT
+ * is refused by the request itself, as under picocli); {@code run}, optionally {@code --backend NAME} (NAME as FORMAT),
+ * then {@code --}, then at least one argument, none starting with {@code @}.
+ */
+final class FastParser {
+    private FastParser() {
+    }
+
+    /** The request for {@code args}, or null when picocli must parse them. */
+    static Request parse(String[] args) {
+        if (args.length == 0) {
+            return null;
+        }
+        switch (args[0]) {
+            case "check" -> {
+                for (int i = 1; i < args.length; i++) {
+                    if (!plain(args[i])) {
+                        return null;
+                    }
+                }
+                return CheckRequest.of(Arrays.asList(args).subList(1, args.length));
+            }
+            case "hook" -> {
+                if (args.length == 1) {
+                    return new HookRequest(null, null);
+                }
+                return args.length == 2 && plain(args[1]) ? new HookRequest(args[1], null) : null;
+            }
+            case "run" -> {
+                int start = runCommandStart(args);
+                if (start < 0) {
+                    return null;
+                }
+                String backend = start == 4 ? args[2] : null;
+                List<String> command = Arrays.asList(args).subList(start, args.length);
+                return new RunRequest(null, backend, false, false, false, false, false, false, command);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** For {@code run}: the index of the command's first argument, or -1 if the form is not the one accepted. */
+    private static int runCommandStart(String[] args) {
+        int i = 1;
+        if (args.length > i && "--backend".equals(args[i])) {
+            if (args.length < i + 2 || !plain(args[i + 1])) {
+                return -1;
+            }
+            i += 2;
+        }
+        if (args.length <= i + 1 || !"--".equals(args[i])) {
+            return -1;
+        }
+        for (int k = i + 1; k < args.length; k++) {
+            if (args[k].startsWith("@")) {
+                return -1;
+            }
+        }
+        return i + 1;
+    }
+
+    /** Not empty, not an option or {@code --}, not one of picocli's {@code @argument files}. */
+    private static boolean plain(String a) {
+        return !a.isEmpty() && a.charAt(0) != '-' && a.charAt(0) != '@';
+    }
+}

@@ -1,0 +1,403 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.EnforcerFailure;
+import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.host.Admission;
+import dev.ralon.host.AgentsUnderLandlock;
+import dev.ralon.host.Backends;
+import dev.ralon.host.Baseline;
+import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.StartReport;
+import dev.ralon.policy.Expansion;
+import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.Warning;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code ralon run}, executed ({@link RunRequest}; picocli-free, reached from {@link RunCommand} and {@link FastParser}):
+ * becomes the command, with the policy enforced by the chosen backend.
+ *
+ * <p>Contract: the command is started only when the backend is available and its plan is enforceable (or the user
+ * passed {@code --allow-degraded}, and then every refusal and missing guarantee is printed first). On success this
+ * process (same pid) becomes the command through execve, so the command keeps the terminal, the foreground process
+ * group, its exit status and its signals; nothing supervises it. Every refusal is one line and exit 2, with nothing
+ * started.
+ */
+final class Run {
+    /** Environment variable the command sees: the backend's name. */
+    static final String ENV_BACKEND = "RALON_BACKEND";
+    /** Environment variable the command sees: the nearest policy file's absolute path (the others: --dry-run). */
+    static final String ENV_POLICY = "RALON_POLICY";
+
+    private Run() {
+    }
+
+    /**
+     * Starts JNA's class initialisation (loading its native library, 30-40 ms, docs/performance.md) on a daemon thread,
+     * so that it overlaps reading and walking the policy on the calling thread: every run needs JNA (the exec, and the
+     * backends' system calls). Nothing depends on this thread: the first use of JNA on the calling thread waits for
+     * the initialisation, or does it, as the JVM's class-initialisation lock guarantees (JLS 12.4.2). A failure here is
+     * ignored: the same failure recurs where JNA is used, and is reported there. The thread ends with the JVM or is
+     * gone at execve(2), which keeps only the calling thread.
+     */
+    static void initialiseJnaInBackground() {
+        Thread t = new Thread(() -> {
+            try {
+                Class.forName("com.sun.jna.Native", true, Run.class.getClassLoader());
+            } catch (Throwable e) {
+                // reported where JNA is used
+            }
+        }, "ralon-jna-init");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Runs {@code request}: returns only for {@code --dry-run}; otherwise becomes the command or throws a refusal. */
+    static int execute(RunRequest request, PrintWriter out, PrintWriter err) throws IOException {
+        List<String> command = request.command();
+        boolean dryRun = request.dryRun();
+        boolean json = request.json();
+        if (command.isEmpty() && !dryRun) {
+            throw CliException.error("no command given; usage: ralon run [--backend NAME] -- CMD [ARGS...]");
+        }
+        if (json && !dryRun) {
+            throw CliException.error("--json goes with --dry-run");
+        }
+        initialiseJnaInBackground();
+        PolicySet policies = PolicyOption.load(request.policy());
+        if (request.createAgentState() && !dryRun && System.getenv("HOME") != null) {
+            for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
+                err.println("ralon: created " + created);
+            }
+        }
+        Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
+        ProtectedSet policySet = ProtectedSets.from(expansion);
+        String leftOut = PolicyOption.leftOutNote(request.policy());
+
+        Enforcers enforcers = Backends.discover();
+        for (String problem : Backends.problems(enforcers)) {
+            err.println("ralon: warning: " + problem);
+        }
+        Backends.Choice choice = Backends.choose(enforcers, request.backend(), policySet,
+                Warning.messages(expansion.incomplete(), expansion.naming()));
+        Backends.Probed chosen = choice.probed();
+        var enforcer = chosen.enforcer();
+        // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
+        // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
+        Baseline.Applied baseline;
+        try {
+            baseline = request.noBaseline() ? null : Baseline.apply(enforcer, policySet, choice.plan(),
+                    Baseline.items(expansion.policy().root(), System.getenv()));
+        } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
+            throw CliException.error(f.getMessage() + " (nothing was started)");
+        }
+        ProtectedSet set = baseline == null ? policySet : baseline.set();
+        Plan plan = baseline == null ? choice.plan() : baseline.plan();
+        // what the run locks: the set less the missing paths this backend cannot stop being created (Admission says so)
+        ProtectedSet planned = Backends.forBackend(set, enforcer);
+        List<ProtectedPath> notPreventable = Backends.notPreventable(set, enforcer);
+        List<String> gitNotes = StartReport.gitNotes(enforcer, set, plan);
+        for (String passed : json ? List.<String>of() : choice.passedOver()) {
+            (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
+        }
+
+        // decided by the host, for every backend alike, on the set and plan that will run (the baseline included)
+        Admission admission = baseline == null ? choice.admission()
+                : Admission.of(enforcer, set, plan,
+                        Warning.messages(expansion.incomplete(), expansion.naming()));
+        List<String> refusals = admission.reasons();
+        boolean enforceable = admission.enforceable();
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
+
+        if (dryRun) {
+            if (json) {
+                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, admission);
+                doc.put("policies", policies.files().stream().map(Path::toString).toList());
+                doc.put("policyReplacedDiscovery", policies.isExplicit());
+                doc.put("passedOver", choice.passedOver());
+                doc.put("baseline", Baseline.json(baseline));
+                doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
+                @SuppressWarnings("unchecked")
+                List<String> w = (List<String>) doc.get("warnings");
+                w.addAll(gitNotes);
+                out.println(Json.write(doc));
+            } else {
+                if (leftOut != null) {
+                    out.println("note: " + leftOut);
+                }
+                List<String> extra = new ArrayList<>();
+                String expandedLine = StartReport.expandedLine(policies);
+                if (expandedLine != null) {
+                    extra.add("note: " + expandedLine);
+                }
+                for (String g : gitNotes) {
+                    extra.add("warning: " + g);
+                }
+                printPlan(out, enforcer, chosen, set, policies, plan, admission, extra);
+                Baseline.print(out, baseline, enforcer.name());
+            }
+            out.flush();
+            return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
+        }
+
+        if (leftOut != null) {
+            err.println("ralon: note: " + leftOut);
+        }
+        for (Warning w : expansion.warnings()) { // the set's warnings, as data
+            if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {
+                continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
+            }
+            err.println("ralon: warning: " + w.message(expansion.naming()));
+        }
+        for (String w : plan.warnings()) {
+            err.println("ralon: warning: " + w);
+        }
+        if (notCreateProtected != null) {
+            err.println("ralon: " + notCreateProtected);
+        }
+        String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
+        if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
+            err.println("ralon: " + baselineLine);
+        }
+        for (String w : gitNotes) {
+            err.println("ralon: warning: " + w);
+        }
+        if ("landlock".equals(enforcer.name())) {
+            String home = System.getenv("HOME");
+            for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
+                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),
+                    policies.nearest().root())) {
+                err.println("ralon: note: " + n);
+            }
+        }
+        if (!enforceable) {
+            if (!request.allowDegraded()) {
+                throw CliException.error("backend " + enforcer.name() + " cannot enforce this policy: "
+                        + String.join("; ", refusals) + " (nothing was started; --allow-degraded runs anyway)");
+            }
+            for (String r : refusals) {
+                err.println("ralon: DEGRADED: " + r);
+            }
+            Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+            for (Plan.Refusal r : admission.refusals()) {
+                missing.addAll(r.lost().isEmpty() ? enforcer.guarantees() : r.lost());
+            }
+            err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(missing));
+        }
+        if (enforcer.guarantees().isEmpty()) {
+            err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
+        }
+
+        Path cwd = Path.of("").toAbsolutePath();
+        Map<String, String> env = userLocale(System.getenv());
+        Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
+        env.put(ENV_BACKEND, enforcer.name());
+        env.put(ENV_POLICY, policies.nearest().file().toString());
+        StartReport.putEnv(env, enforcer, planned);
+        Launch launch;
+        try {
+            launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
+        } catch (EnforcementException e) {
+            throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
+        } catch (EnforcerFailure e) {
+            throw CliException.error(e.getMessage() + " (nothing was started)");
+        }
+        if (!request.quiet()) {
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies));
+            String errno = StartReport.errnoLine(enforcer);
+            if (errno != null) {
+                err.println(errno);
+            }
+        }
+        out.flush();
+        err.flush();
+        try {
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env());
+        } catch (ExecException e) {
+            throw CliException.error(e.getMessage());
+        }
+        throw new IllegalStateException("execve returned");
+    }
+
+    static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
+                          ProtectedSet set, PolicySet policies, Plan plan, Admission admission, List<String> extra) {
+        List<String> refusals = admission.reasons();
+        out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
+        for (Path file : policies.files()) { // every file in force, farthest first
+            out.println("policy: " + file);
+        }
+        out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
+        out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
+        out.println("protected paths (" + set.paths().size() + "):");
+        for (ProtectedPath p : set.paths()) {
+            out.println("  " + p.path() + "  [" + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
+        }
+        out.println("steps (" + plan.steps().size() + "):");
+        for (Plan.Step s : plan.steps()) {
+            out.println("  " + s);
+        }
+        if (!plan.createRestricted().isEmpty()) {
+            out.println("directories where nothing can be created, removed or renamed while it runs ("
+                    + plan.createRestricted().size() + "):");
+            for (Path d : plan.createRestricted()) {
+                out.println("  " + d);
+            }
+        }
+        List<String> warnings = new ArrayList<>(set.warnings());
+        warnings.addAll(plan.warnings());
+        for (String w : warnings) {
+            out.println("warning: " + w);
+        }
+        for (String x : extra) {
+            out.println(x);
+        }
+        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
+        if (notCreateProtected != null) {
+            out.println(notCreateProtected);
+        }
+        for (String r : refusals) {
+            out.println("cannot enforce: " + r);
+        }
+        out.println(refusals.isEmpty() ? "verdict: enforceable" : "verdict: NOT enforceable");
+    }
+
+    static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
+                                        ProtectedSet set, Plan plan, Admission admission) {
+        List<String> refusals = admission.reasons();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("format", Json.FORMAT);
+        doc.put("backend", enforcer.name());
+        doc.put("probe", chosen.probe().detail());
+        doc.put("policy", set.policyFile().toString());
+        doc.put("root", set.root().toString());
+        doc.put("enforceable", refusals.isEmpty());
+        doc.put("guarantees", ids(enforcer.guarantees()));
+        doc.put("notGuaranteed", ids(Backends.notDeclared(enforcer)));
+        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
+        admission.refusals().forEach(r -> missing.addAll(r.lost()));
+        doc.put("missing", ids(missing));
+        List<Object> paths = new ArrayList<>();
+        for (ProtectedPath p : set.paths()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", p.path().toString());
+            m.put("kind", p.kind().name().toLowerCase(Locale.ROOT));
+            m.put("reasons", p.reasons());
+            paths.add(m);
+        }
+        doc.put("protected", paths);
+        List<Object> steps = new ArrayList<>();
+        for (Plan.Step s : plan.steps()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("action", s.action());
+            m.put("path", s.path() == null ? null : s.path().toString());
+            m.put("detail", s.detail());
+            steps.add(m);
+        }
+        doc.put("steps", steps);
+        doc.put("createRestricted", plan.createRestricted().stream().map(Path::toString).toList());
+        List<String> warnings = new ArrayList<>(set.warnings());
+        warnings.addAll(plan.warnings());
+        doc.put("warnings", warnings);
+        doc.put("refusals", refusals);
+        List<Object> uncovered = new ArrayList<>();
+        for (Plan.Refusal r : admission.refusals()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", r.path() == null ? null : r.path().toString());
+            m.put("reason", r.reason());
+            m.put("lost", ids(r.lost()));
+            uncovered.add(m);
+        }
+        doc.put("refusalDetails", uncovered);
+        doc.put("notProtectedAgainstCreation", admission.notCreateProtected().stream().map(Path::toString).toList());
+        return doc;
+    }
+
+    /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */
+    static final String ENV_LOCALE_FORCED = "RALON_LOCALE_FORCED";
+    /** The user's own LC_ALL, recorded by the launcher when it was set. */
+    static final String ENV_USER_LC_ALL = "RALON_USER_LC_ALL";
+
+    /**
+     * The command's environment: this process's, with the user's own locale given back exactly. The launcher
+     * (ralon.sh) starts the JVM under LC_ALL=C.UTF-8 when the user's LC_CTYPE is not UTF-8, so that file names are read
+     * as UTF-8; the command gets the user's LC_ALL back as it was: the recorded value, or unset when it was unset.
+     */
+    static Map<String, String> userLocale(Map<String, String> processEnv) {
+        Map<String, String> env = new HashMap<>(processEnv);
+        if (env.remove(ENV_LOCALE_FORCED) != null) {
+            env.remove("LC_ALL");
+            String user = env.remove(ENV_USER_LC_ALL);
+            if (user != null) {
+                env.put("LC_ALL", user);
+            }
+        }
+        return env;
+    }
+
+    static List<String> ids(Set<Guarantee> gs) {
+        return gs.isEmpty() ? List.of() : EnumSet.copyOf(gs).stream().map(Guarantee::id).toList();
+    }
+
+    /** execvp-style lookup, done before anything is set up so "not found" is a clean error. */
+    static final class Executables {
+        private Executables() {
+        }
+
+        static Path resolve(String name, String pathVar, Path cwd) {
+            if (name.isEmpty()) {
+                throw CliException.error("empty command name");
+            }
+            if (name.indexOf('/') >= 0) {
+                Path p = cwd.resolve(name).normalize();
+                check(p, name);
+                return p;
+            }
+            String search = pathVar == null ? "/usr/local/bin:/usr/bin:/bin" : pathVar;
+            boolean foundButNotExecutable = false;
+            for (String dir : search.split(":", -1)) {
+                Path p = (dir.isEmpty() ? cwd : cwd.resolve(dir)).resolve(name);
+                if (Files.isRegularFile(p)) {
+                    if (Files.isExecutable(p)) {
+                        return p.toAbsolutePath().normalize();
+                    }
+                    foundButNotExecutable = true;
+                }
+            }
+            throw CliException.error(foundButNotExecutable ? name + ": permission denied (not executable)"
+                    : "command not found: " + name);
+        }
+
+        private static void check(Path p, String name) {
+            if (!Files.exists(p)) {
+                throw CliException.error("command not found: " + name);
+            }
+            if (Files.isDirectory(p)) {
+                throw CliException.error(name + ": is a directory");
+            }
+            if (!Files.isExecutable(p)) {
+                throw CliException.error(name + ": permission denied (not executable)");
+            }
+        }
+    }
+}
