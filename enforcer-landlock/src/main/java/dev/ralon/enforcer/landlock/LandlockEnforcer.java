@@ -3,9 +3,11 @@ package dev.ralon.enforcer.landlock;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
-import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.Errno;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -132,7 +134,7 @@ public final class LandlockEnforcer implements Enforcer {
         try {
             // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) returns the highest supported ABI
             // (landlock_create_ruleset(2)).
-            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
+            long rc = LibC.syscall(LinuxAbi.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
                 LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION, 0L);
             cachedAbiError = null;
             cachedAbi = rc < 0 ? -LinuxCalls.errno() : (int) rc;
@@ -148,22 +150,22 @@ public final class LandlockEnforcer implements Enforcer {
             return cachedAbiError == null ? "Landlock cannot be used here" : cachedAbiError;
         }
         int errno = -abi;
-        if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
+        if (errno == LinuxAbi.EOPNOTSUPP || errno == LinuxAbi.ENOSYS) {
             return "Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset: "
-                + LinuxCalls.describe(errno) + ")";
+                + Errno.text(errno) + ")";
         }
-        return "Landlock cannot be used: landlock_create_ruleset: " + LinuxCalls.describe(errno);
+        return "Landlock cannot be used: landlock_create_ruleset: " + Errno.text(errno);
     }
 
     private static String fixFor(int abi) {
-        if (abi == -LinuxCalls.ENOSYS) {
+        if (abi == -LinuxAbi.ENOSYS) {
             return "use a kernel built with CONFIG_SECURITY_LANDLOCK (Linux 6.2 or later) and landlock in lsm=";
         }
-        if (abi == -LinuxCalls.EPERM) {
+        if (abi == -LinuxAbi.EPERM) {
             return "a seccomp filter (a container runtime's, for example) may block the Landlock system calls: allow"
                 + " landlock_create_ruleset, landlock_add_rule and landlock_restrict_self";
         }
-        if (abi == -LinuxCalls.EOPNOTSUPP) {
+        if (abi == -LinuxAbi.EOPNOTSUPP) {
             return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current"
                 + " list) and reboot";
         }
@@ -326,12 +328,12 @@ public final class LandlockEnforcer implements Enforcer {
 
         void apply() throws EnforcementException {
             try {
-                if (LibC.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
+                if (LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
                     throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
                 }
                 dropKernelCapabilities();
                 Memory attr = LinuxCalls.rulesetAttr(handled, abi);
-                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
+                long fd = LibC.syscall(LinuxAbi.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
                     0L, 0L);
                 Reference.reachabilityFence(attr); // the address was passed as a number: keep the memory alive
                 if (fd < 0) {
@@ -342,7 +344,7 @@ public final class LandlockEnforcer implements Enforcer {
                 for (RulePlanner.Rule rule : pl.rules()) {
                     addRule(rule);
                 }
-                if (LibC.syscall(LinuxCalls.SYS_LANDLOCK_RESTRICT_SELF, rulesetFd, 0L, 0L, 0L) != 0) {
+                if (LibC.syscall(LinuxAbi.SYS_LANDLOCK_RESTRICT_SELF, rulesetFd, 0L, 0L, 0L) != 0) {
                     throw fail("landlock_restrict_self", "this thread");
                 }
             } finally {
@@ -370,7 +372,7 @@ public final class LandlockEnforcer implements Enforcer {
                 return;
             }
             for (int cap : LinuxCalls.KERNEL_CAPABILITIES) {
-                if (LibC.prctl(LinuxCalls.PR_CAPBSET_DROP, cap, 0L, 0L, 0L) != 0 && LinuxCalls.errno() != LinuxCalls.EINVAL) {
+                if (LibC.prctl(LinuxAbi.PR_CAPBSET_DROP, cap, 0L, 0L, 0L) != 0 && LinuxCalls.errno() != LinuxAbi.EINVAL) {
                     throw fail("prctl(PR_CAPBSET_DROP, " + cap + ")", "this thread");
                 }
             }
@@ -380,7 +382,7 @@ public final class LandlockEnforcer implements Enforcer {
             for (Path dir : pl.onTheWay()) {
                 Path parent = dir.getParent();
                 int fd = parent == null
-                    ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                    ? LibC.openat(LinuxAbi.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
                     : openIn(parent, dir, LinuxCalls.OPEN_DIR);
                 if (fd < 0) {
                     throw fail("openat", dir.toString());
@@ -400,7 +402,7 @@ public final class LandlockEnforcer implements Enforcer {
                 int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
                 if (fd < 0) {
                     int errno = LinuxCalls.errno();
-                    boolean stillMissing = errno == LinuxCalls.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING;
+                    boolean stillMissing = errno == LinuxAbi.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING;
                     if (stillMissing || pl.refusedPaths().contains(p)) {
                         continue;
                     }
@@ -433,7 +435,7 @@ public final class LandlockEnforcer implements Enforcer {
             if (p.getParent() == null) {
                 Integer root = dirFds.get(p);
                 if (root == null) {
-                    int fd = LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
+                    int fd = LibC.openat(LinuxAbi.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
                     if (fd < 0) {
                         throw fail("openat", "/");
                     }
@@ -446,7 +448,7 @@ public final class LandlockEnforcer implements Enforcer {
             int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
-                if (errno == LinuxCalls.ENOENT) {
+                if (errno == LinuxAbi.ENOENT) {
                     return; // gone since the plan: nothing to grant
                 }
                 throw fail("openat", p.toString(), errno);
@@ -470,7 +472,7 @@ public final class LandlockEnforcer implements Enforcer {
 
         private void add(int fd, long rights, Path p) throws EnforcementException {
             Memory attr = LinuxCalls.pathBeneathAttr(rights, fd);
-            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_ADD_RULE, rulesetFd,
+            long rc = LibC.syscall(LinuxAbi.SYS_LANDLOCK_ADD_RULE, rulesetFd,
                 LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0L);
             Reference.reachabilityFence(attr);
             if (rc != 0) {
@@ -484,7 +486,7 @@ public final class LandlockEnforcer implements Enforcer {
 
         private static EnforcementException fail(String syscall, String what, int errno) {
             return new EnforcementException("landlock: " + syscall + " failed for " + what + ": "
-                + LinuxCalls.describe(errno));
+                + Errno.text(errno));
         }
     }
 
