@@ -68,7 +68,7 @@ final class Train {
                     "dev.ralon.enforcer.mount.PlanFile", "dev.ralon.enforcer.mount.PlanFile$StagePlan",
                     "dev.ralon.enforcer.mount.PlanFile$Entry", "dev.ralon.enforcer.mount.PlanFile$Op",
                     "dev.ralon.enforcer.mount.Mounts", "dev.ralon.enforcer.mount.StageEnvironment",
-                    "dev.ralon.enforcer.mount.StageException")) {
+                    "dev.ralon.enforcer.mount.StageException", "dev.ralon.enforcer.mount.MountLaunch")) {
                 loadOnly(c);
             }
             for (List<String> a : List.of(

@@ -72,7 +72,7 @@ class CdsE2ETest {
             return Optional.empty();
         }
         try (Stream<Path> s = Files.walk(cache)) {
-            return s.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst();
+            return s.filter(f -> (f.toString().endsWith(".jsa") || f.toString().endsWith(".aot")) && Files.isRegularFile(f)).findFirst();
         }
     }
 

@@ -21,7 +21,7 @@ final class MountLaunch {
      * never into the command's stdout, and the JVM's report of a class-data archive it could not use is off.
      */
     static final List<String> STAGE_JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xshare:auto", "-Xss1m",
+            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xss1m",
             "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
     /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
     static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
@@ -65,8 +65,18 @@ final class MountLaunch {
         String archive = System.getProperty(CDS_ARCHIVE_PROPERTY);
         if (archive != null && System.getProperty("java.vm.info", "").contains("sharing")) {
             // The launcher's archive, which this JVM mapped: the stage runs the same jar (same class path, below), so
-            // it maps it too (docs/performance.md). -Xshare:auto: were it unusable, the stage runs without it.
-            argv.add("-XX:SharedArchiveFile=" + archive);
+            // it maps it too (docs/performance.md). -Xshare:auto: were it unusable, the stage runs without it. On JDK
+            // 25+ it is an AOT cache (.aot, see ralon.sh), whose report of a mismatch is silenced as the launcher does.
+            // -Xshare:auto is refused beside -XX:AOTCache (whose default AOTMode=auto is the same rule).
+            if (archive.endsWith(".aot")) {
+                argv.add("-XX:AOTCache=" + archive);
+                argv.add("-Xlog:aot*=off:stderr");
+            } else {
+                argv.add("-Xshare:auto");
+                argv.add("-XX:SharedArchiveFile=" + archive);
+            }
+        } else {
+            argv.add("-Xshare:auto");
         }
         if (Runtime.version().feature() >= 22) {
             // JEP 454 (Java 22+) warns on stderr when JNA calls System.load without this; Java 17 rejects the option.
