@@ -17,8 +17,9 @@ import java.util.List;
 /** The mount backend's launch: the plan file written, and the exec chain {@code unshare ... java MountStage ... -- CMD}. */
 final class MountLaunch {
     /**
-     * JVM options for the stage, as the launcher uses them (cli/src/main/launcher/ralon.sh): JVM warnings go to stderr,
-     * never into the command's stdout, and the JVM's report of a class-data archive it could not use is off.
+     * JVM options for the stage: {@code ralon_vm} of the launcher (cli/src/main/launcher/ralon.sh), which the archive or
+     * AOT cache was made with, then its logging options: JVM warnings go to stderr, never into the command's stdout, and
+     * the JVM's report of an archive it could not use is off.
      */
     static final List<String> STAGE_JVM_OPTIONS = List.of(
             "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xss1m",
