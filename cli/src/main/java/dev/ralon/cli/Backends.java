@@ -11,6 +11,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -191,13 +192,12 @@ final class Backends {
      */
     static ProtectedSet toProtectedSet(Expansion expansion) {
         Policy policy = expansion.policy();
-        boolean nameOnly = expansion.policies().size() == 1;
+        RuleText.Naming naming = expansion.naming();
         List<ProtectedPath> paths = new ArrayList<>();
         for (Expansion.Entry e : expansion.entries()) {
             List<String> reasons = new ArrayList<>();
             for (Rule r : e.rules()) {
-                reasons.add(r.implicit() ? r.location(nameOnly) + " (the policy file)"
-                        : r.pattern() + " (" + r.location(nameOnly) + ")");
+                reasons.add(RuleText.of(r, naming));
             }
             if (e.via() != null) {
                 reasons.add("reached as " + e.via() + " through a symbolic link");
@@ -211,7 +211,7 @@ final class Backends {
                     List.of("symbolic link on the way to " + link.via())));
         }
         paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warnings());
+        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warningMessages());
     }
 
     static String guaranteeIds(Set<Guarantee> gs) {

@@ -5,6 +5,8 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.GitException;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
+import dev.ralon.policy.Warning;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -178,7 +180,8 @@ final class CheckCommand implements Callable<Integer> {
             putPolicies(doc, policy);
             doc.put("root", exp.root().toString());
             doc.put("protected", entries);
-            doc.put("warnings", exp.warnings());
+            doc.put("warnings", exp.warningMessages());
+            doc.put("warningDetails", warningsJson(exp.warnings(), exp.naming()));
             out.println(Json.write(doc));
         } else {
             // buffered: picocli's writer flushes on every println, one write(2) per line (14,000 for a large tree)
@@ -194,7 +197,7 @@ final class CheckCommand implements Callable<Integer> {
                 }
             }
             lines.flush();
-            for (String w : exp.warnings()) {
+            for (String w : exp.warningMessages()) {
                 err.println("ralon: warning: " + w);
             }
             err.flush();
@@ -225,10 +228,30 @@ final class CheckCommand implements Callable<Integer> {
     static String describe(PolicySet set, List<Rule> rules, Path path) {
         List<String> parts = new ArrayList<>();
         for (Rule r : rules) {
-            parts.add(r.describe(set.namesByFileName()) + (holdsOnly(r, path) ? ", which matches everything beneath"
+            parts.add(RuleText.of(r, set.naming()) + (holdsOnly(r, path) ? ", which matches everything beneath"
                     + " it, so it is protected as a whole, new entries included" : ""));
         }
         return String.join(", ", parts);
+    }
+
+    /**
+     * Warnings as JSON objects ({@code warningDetails}, docs/json.md): {@code kind} (a stable id), {@code file}
+     * (absolute, or null when the warning points nowhere in a policy), {@code line} and {@code column} (null when
+     * none), {@code text} (without the place) and {@code message} (the line as printed).
+     */
+    static List<Object> warningsJson(List<Warning> warnings, RuleText.Naming naming) {
+        List<Object> out = new ArrayList<>();
+        for (Warning w : warnings) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", w.kind().id());
+            m.put("file", w.file() == null ? null : RuleText.file(w.file(), RuleText.Naming.ABSOLUTE));
+            m.put("line", w.line() > 0 ? w.line() : null);
+            m.put("column", w.column() > 0 ? w.column() : null);
+            m.put("text", w.text());
+            m.put("message", w.message(naming));
+            out.add(m);
+        }
+        return out;
     }
 
     /** Whether {@code r} protects {@code path} (absolute, or null) only because it holds it (Glob.holds). */

@@ -13,6 +13,7 @@ import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.Warning;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -135,7 +136,8 @@ final class RunCommand implements Callable<Integer> {
         for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, backend, policySet, expansion.incomplete());
+        Backends.Choice choice = Backends.choose(enforcers, backend, policySet,
+                Warning.messages(expansion.incomplete(), expansion.naming()));
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
         // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
@@ -159,7 +161,8 @@ final class RunCommand implements Callable<Integer> {
 
         // decided by the host, for every backend alike, on the set and plan that will run (the baseline included)
         Admission admission = baseline == null ? choice.admission()
-                : Admission.of(enforcer, set, plan, expansion.incomplete());
+                : Admission.of(enforcer, set, plan,
+                        Warning.messages(expansion.incomplete(), expansion.naming()));
         List<String> refusals = admission.reasons();
         boolean enforceable = admission.enforceable();
         String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
@@ -198,11 +201,11 @@ final class RunCommand implements Callable<Integer> {
         if (leftOut != null) {
             err.println("ralon: note: " + leftOut);
         }
-        for (String w : set.warnings()) {
-            if (notCreateProtected != null && w.endsWith(" names nothing that exists yet")) {
+        for (Warning w : expansion.warnings()) { // the set's warnings, as data
+            if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {
                 continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
             }
-            err.println("ralon: warning: " + w);
+            err.println("ralon: warning: " + w.message(expansion.naming()));
         }
         for (String w : plan.warnings()) {
             err.println("ralon: warning: " + w);

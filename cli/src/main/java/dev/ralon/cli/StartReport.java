@@ -7,6 +7,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,8 +112,8 @@ final class StartReport {
         if (rules.isEmpty()) {
             return null;
         }
-        boolean nameOnly = policies.namesByFileName();
-        List<String> shown = rules.stream().map(r -> r.pattern() + " (" + r.location(nameOnly) + ")").toList();
+        RuleText.Naming naming = policies.naming();
+        List<String> shown = rules.stream().map(r -> RuleText.of(r, naming)).toList();
         return "expanded at start: " + String.join(", ", shown) + ": a path created during a run that matches "
                 + (rules.size() == 1 ? "it" : "one of them") + " is protected only inside a protected directory";
     }

@@ -7,6 +7,7 @@ import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.Warning;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,7 +55,8 @@ final class StatusCommand implements Callable<Integer> {
         }
         String pick;
         try {
-            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp), exp.incomplete()).probed().enforcer().name();
+            pick = Backends.choose(enforcers, null, Backends.toProtectedSet(exp),
+                    Warning.messages(exp.incomplete(), exp.naming())).probed().enforcer().name();
         } catch (CliException e) {
             pick = null;
         }
@@ -68,10 +70,12 @@ final class StatusCommand implements Callable<Integer> {
         if (leftOut != null) {
             warnings.add(leftOut);
         }
+        List<Warning> remarks = new ArrayList<>();
         for (Policy p : policies.policies()) {
-            warnings.addAll(p.warnings());
+            remarks.addAll(p.warnings());
         }
-        warnings.addAll(exp.warnings());
+        remarks.addAll(exp.warnings());
+        warnings.addAll(Warning.messages(remarks, exp.naming()));
         warnings.addAll(Backends.problems(enforcers));
 
         if (json) {
@@ -94,6 +98,7 @@ final class StatusCommand implements Callable<Integer> {
             doc.put("protectedPaths", exp.entries().size());
             doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(Rule::pattern).toList());
             doc.put("warnings", warnings);
+            doc.put("warningDetails", CheckCommand.warningsJson(remarks, exp.naming()));
             List<Object> backends = new ArrayList<>();
             for (Backends.Probed p : probed) {
                 Map<String, Object> m = new LinkedHashMap<>();

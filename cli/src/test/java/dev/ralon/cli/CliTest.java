@@ -216,7 +216,7 @@ class CliTest {
         assertFalse(status.out().contains("expanded at start"), status.out());
         Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n  - \"**/*.pem\"\n");
         status = run("status", "--policy", lock.toString());
-        assertTrue(status.out().contains("note: expanded at start: **/*.pem (agent.lock:4): a path created during a"
+        assertTrue(status.out().contains("note: expanded at start: \"**/*.pem\" (agent.lock:4): a path created during a"
                 + " run that matches it is protected only inside a protected directory"), status.out());
     }
 
@@ -413,7 +413,7 @@ class CliTest {
         assertEquals(0, js.code());
         JSONObject doc = new JSONObject(js.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "protected",
-                "warnings"), doc.keySet());
+                "warnings", "warningDetails"), doc.keySet());
         JSONArray prot = doc.getJSONArray("protected");
         assertEquals(5, prot.length());
         JSONObject auth = prot.getJSONObject(4);
@@ -422,8 +422,12 @@ class CliTest {
         assertEquals("src/auth/", auth.getJSONArray("rules").getJSONObject(0).getString("pattern"));
         assertFalse(auth.has("via"));
         assertEquals("missing", prot.getJSONObject(3).getString("kind"));
-        assertEquals(List.of("pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"),
+        assertEquals(List.of("agent.lock:6:5: pattern \"not/yet.txt\" names nothing that exists yet"),
                 doc.getJSONArray("warnings").toList());
+        JSONObject detail = doc.getJSONArray("warningDetails").getJSONObject(0);
+        assertEquals(List.of("names-nothing-yet", lock.toString(), 6, 5, "pattern \"not/yet.txt\" names nothing that exists yet"),
+                List.of(detail.getString("kind"), detail.getString("file"), detail.getInt("line"), detail.getInt("column"),
+                        detail.getString("text")), detail.toString());
     }
 
     @Test
@@ -433,7 +437,8 @@ class CliTest {
         assertEquals(0, r.code());
         assertEquals(List.of(p("agent.lock")), r.out().lines().toList());
         assertEquals(1, r.errLines().size(), r.err());
-        assertTrue(r.err().startsWith("ralon: warning: pattern \"*.pem\"") && r.err().contains("**/*.pem"), r.err());
+        assertTrue(r.err().startsWith("ralon: warning: agent.lock:3:5: pattern \"*.pem\"") && r.err().contains("**/*.pem"),
+                r.err());
     }
 
     @Test
@@ -459,7 +464,7 @@ class CliTest {
         assertTrue(o.matches("(?s).*\\n  -\\s+1  agent\\.lock  \\(always protected\\)\\n.*"), o);
         assertTrue(o.matches("(?s).*\\n  4\\s+1  \\*\\*/\\*\\.pem\\n.*"), o);
         assertTrue(o.matches("(?s).*\\n  6\\s+0  not/yet\\.txt\\n.*"), o);
-        assertTrue(o.contains("warning: pattern \"not/yet.txt\" (agent.lock:6) names nothing that exists yet"), o);
+        assertTrue(o.contains("warning: agent.lock:6:5: pattern \"not/yet.txt\" names nothing that exists yet"), o);
         assertTrue(o.contains("backends:") && o.contains("NAME") && o.contains("AVAILABLE"), o);
         assertTrue(o.matches("(?s).*\\n  noop\\s+yes .*"), "noop is always listed and available:\n" + o);
         assertTrue(o.contains("`ralon run` would use: "), o);
@@ -472,7 +477,7 @@ class CliTest {
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
-                "protectedPaths", "expandedAtStart", "warnings", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory"),
+                "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory"),
                 doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));

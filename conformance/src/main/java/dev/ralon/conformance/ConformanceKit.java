@@ -12,6 +12,7 @@ import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.ProtectedPaths;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -513,13 +514,11 @@ public final class ConformanceKit {
             throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
         }
         Expansion expansion = ProtectedPaths.expand(policy);
-        String fileName = policy.file().getFileName().toString();
         List<ProtectedPath> paths = new ArrayList<>();
         for (Expansion.Entry e : expansion.entries()) {
             List<String> reasons = new ArrayList<>();
             for (Rule r : e.rules()) {
-                reasons.add(r.implicit() ? fileName + " (the policy file)" : r.pattern() + " (" + fileName + ":"
-                        + r.line() + ")");
+                reasons.add(RuleText.of(r, expansion.naming()));
             }
             paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }
@@ -528,7 +527,7 @@ public final class ConformanceKit {
                     List.of("symbolic link on the way to " + link.via())));
         }
         paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warnings());
+        return new ProtectedSet(policy.root(), policy.file(), paths, expansion.warningMessages());
     }
 
     private static String tail(String s, int lines) {

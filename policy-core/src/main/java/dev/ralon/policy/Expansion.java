@@ -16,7 +16,7 @@ import java.util.Map;
  *                  nothing beneath it is listed
  * @param counts    for every rule, how many entries it matched (0 for a rule that matches nothing)
  * @param unmatched rules that match no existing path (the implicit rule never appears here)
- * @param warnings  unreadable directories (whose contents could not be checked), links whose targets lie outside the
+ * @param warnings  each placed and of a {@link Warning.Kind}: patterns that match nothing, unreadable directories (whose contents could not be checked), links whose targets lie outside the
  *                  root, slash-less patterns that would only match deeper, a protected .git
  * @param incomplete the warnings (also in {@code warnings}) that mean the entries may miss a protected path: a
  *                  directory in the policy's reach that could not be listed, an entry whose type could not be read.
@@ -28,7 +28,7 @@ import java.util.Map;
  *                  through it (relative, as the policy names it). Sorted; none is beneath a protected directory.
  */
 public record Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts, List<Rule> unmatched,
-                        List<String> warnings, List<String> incomplete, List<Entry> linksOnTheWay) {
+                        List<Warning> warnings, List<Warning> incomplete, List<Entry> linksOnTheWay) {
 
     public Expansion {
         linksOnTheWay = linksOnTheWay == null ? List.of() : List.copyOf(linksOnTheWay);
@@ -36,8 +36,21 @@ public record Expansion(List<Policy> policies, Path root, List<Entry> entries, M
 
     /** An expansion with no link on the way (the form before links on the way were recorded). */
     public Expansion(List<Policy> policies, Path root, List<Entry> entries, Map<Rule, Integer> counts,
-                     List<Rule> unmatched, List<String> warnings, List<String> incomplete) {
+                     List<Rule> unmatched, List<Warning> warnings, List<Warning> incomplete) {
         this(policies, root, entries, counts, unmatched, warnings, incomplete, List.of());
+    }
+
+    /**
+     * How tools name a policy file in this expansion's wordings ({@link RuleText}): by its name alone when one policy
+     * was expanded, else in full.
+     */
+    public RuleText.Naming naming() {
+        return RuleText.Naming.of(policies.size() == 1);
+    }
+
+    /** Every warning's one-line {@link Warning#message message}, the file named as {@link #naming()} says. */
+    public List<String> warningMessages() {
+        return Warning.messages(warnings, naming());
     }
 
     /** The nearest policy expanded (the only one, for {@link ProtectedPaths#expand}). */

@@ -17,9 +17,9 @@ public final class Policy {
     private final Path root;
     private final int version;
     private final List<Rule> rules;
-    private final List<String> warnings;
+    private final List<Warning> warnings;
 
-    Policy(Path file, Path root, int version, List<Rule> rules, List<String> warnings) {
+    Policy(Path file, Path root, int version, List<Rule> rules, List<Warning> warnings) {
         this.file = file;
         this.root = root;
         this.version = version;
@@ -51,8 +51,8 @@ public final class Policy {
         return rules.stream().filter(r -> !r.implicit()).toList();
     }
 
-    /** Non-fatal remarks found while loading (repeated patterns), each "file:line:col: text". */
-    public List<String> warnings() {
+    /** Non-fatal remarks found while loading (repeated patterns), each placed where it was found. */
+    public List<Warning> warnings() {
         return warnings;
     }
 

@@ -116,13 +116,6 @@ public final class PolicyException extends Exception {
     }
 
     static String format(Path file, int line, int column, String reason) {
-        StringBuilder sb = new StringBuilder(Paths2.display(file));
-        if (line > 0) {
-            sb.append(':').append(line);
-            if (column > 0) {
-                sb.append(':').append(column);
-            }
-        }
-        return sb.append(": ").append(reason).toString();
+        return RuleText.where(file, line, column, RuleText.Naming.SHOWN) + ": " + reason;
     }
 }

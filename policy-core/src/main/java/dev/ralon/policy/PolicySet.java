@@ -170,11 +170,11 @@ public final class PolicySet {
         TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
         Map<Rule, Integer> counts = new LinkedHashMap<>();
         List<Rule> unmatched = new ArrayList<>();
-        Set<String> warnings = new LinkedHashSet<>();
-        Set<String> incomplete = new LinkedHashSet<>();
+        Set<Warning> warnings = new LinkedHashSet<>();
+        Set<Warning> incomplete = new LinkedHashSet<>();
         List<Expansion.Entry> linksOnTheWay = new ArrayList<>();
         for (Policy p : policies) {
-            Expansion e = ProtectedPaths.expand(p, adviseDeeper, false);
+            Expansion e = ProtectedPaths.expand(p, adviseDeeper);
             counts.putAll(e.counts());
             unmatched.addAll(e.unmatched());
             warnings.addAll(e.warnings());
@@ -239,10 +239,15 @@ public final class PolicySet {
 
     /**
      * Whether tools may name a rule's policy file by its name alone ({@code agent.lock:4}): when the set holds one
-     * policy. With several, each rule's file is named in full ({@link Rule#location(boolean)}).
+     * policy. With several, each rule's file is named in full ({@link RuleText.Naming}).
      */
     public boolean namesByFileName() {
         return policies.size() == 1;
+    }
+
+    /** How tools name a rule's policy file for this set ({@link RuleText}): see {@link #namesByFileName()}. */
+    public RuleText.Naming naming() {
+        return RuleText.Naming.of(namesByFileName());
     }
 
     @Override

@@ -44,21 +44,13 @@ public final class ProtectedPaths {
      * either way.
      */
     public static Expansion expand(Policy policy, boolean adviseDeeper) throws IOException {
-        return expand(policy, adviseDeeper, true);
-    }
-
-    /**
-     * {@link #expand(Policy, boolean)}; {@code nameOnly} false makes the warnings name each rule's file in full
-     * ({@link Rule#location(boolean)}), as needed when several policies are in force ({@link PolicySet#expand}).
-     */
-    static Expansion expand(Policy policy, boolean adviseDeeper, boolean nameOnly) throws IOException {
         Walk w = new Walk(policy, adviseDeeper);
         w.walk(policy.root(), "");
         w.addMissingLiterals();
         w.addLinkTargets();
         List<Expansion.Entry> links = w.linksOnTheWay();
         Expansion e = w.result();
-        adviseUnmatched(policy, e, w, nameOnly);
+        adviseUnmatched(policy, e, w);
         adviseGit(e);
         return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()), links);
@@ -70,21 +62,20 @@ public final class ProtectedPaths {
      * surprise of the language. How many paths it would match deeper is counted during the one walk (see
      * {@link Walk.Probe}), not by walking again.
      */
-    private static void adviseUnmatched(Policy policy, Expansion e, Walk walk, boolean nameOnly) {
+    private static void adviseUnmatched(Policy policy, Expansion e, Walk walk) {
         for (Rule r : e.unmatched()) {
-            String where = "pattern \"" + r.pattern() + "\" (" + r.location(nameOnly) + ")";
             String n = r.glob().normalized();
             int deeper = walk.deeperMatches(r);
             if (deeper > 0) {
-                e.warnings().add(where + " matches nothing at the top level but would match " + deeper + " path"
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_DEEPER, r, "matches nothing at the top level but would match " + deeper + " path"
                         + (deeper == 1 ? "" : "s") + " deeper; patterns are anchored at the policy's directory, so write \"**/"
-                        + n + "\" to protect them anywhere");
+                        + n + "\" to protect them anywhere"));
             } else if (r.glob().isLiteral() && existsLiterally(policy, r)) {
                 continue; // it exists beyond a symbolic link leading outside the root: warned about already
             } else if (r.glob().isLiteral()) {
-                e.warnings().add(where + " names nothing that exists yet");
+                e.warnings().add(Warning.about(Warning.Kind.NAMES_NOTHING_YET, r, "names nothing that exists yet"));
             } else {
-                e.warnings().add(where + " matches nothing that exists");
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists"));
             }
         }
     }
@@ -116,8 +107,9 @@ public final class ProtectedPaths {
                 stopsGit |= rel.equals(w) || rel.startsWith(w + "/");
             }
             if (stopsGit) {
-                e.warnings().add("the policy protects " + rel + ": git cannot update its index, objects or "
-                        + "refs there, so commit, checkout and even status may fail inside the sandbox");
+                e.warnings().add(Warning.of(Warning.Kind.STOPS_GIT, "the policy protects " + rel + ": git cannot "
+                        + "update its index, objects or refs there, so commit, checkout and even status may fail inside"
+                        + " the sandbox"));
                 return;
             }
         }
@@ -127,9 +119,9 @@ public final class ProtectedPaths {
         final Policy policy;
         final List<Rule> rules;
         final TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
-        final List<String> warnings = new ArrayList<>();
+        final List<Warning> warnings = new ArrayList<>();
         /** The warnings that mean a protected path may be missing (Expansion.incomplete). */
-        final List<String> incomplete = new ArrayList<>();
+        final List<Warning> incomplete = new ArrayList<>();
         /** Links (with a trailing '/') already reported as leading outside the root. */
         final java.util.Set<String> linksLeadingOut = new java.util.HashSet<>();
         /** The "would match deeper" probes: one per slash-less declared rule that matches nothing at the top. */
@@ -250,7 +242,7 @@ public final class ProtectedPaths {
                 // (DirectoryIteratorException: reading the listing failed part-way, e.g. EIO; its cause says why)
                 Throwable why = e instanceof java.nio.file.DirectoryIteratorException d ? d.getCause() : e;
                 if (main) {
-                    incomplete("cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
+                    incomplete(Warning.Kind.CANNOT_LIST, "cannot list " + dir + " (" + why.getClass().getSimpleName().replace("Exception", "")
                             + "): protected paths inside it, if any, are not known");
                 }
                 return;
@@ -261,7 +253,7 @@ public final class ProtectedPaths {
                 String name = c.name;
                 if (main && FileNames.undecodable(dir, child, name)) {
                     // its decoded name does not lead back to it: matching that name would say nothing true
-                    incomplete("cannot read the name of " + FileNames.escaped(child) + " as UTF-8 (file names are "
+                    incomplete(Warning.Kind.UNREADABLE_NAME, "cannot read the name of " + FileNames.escaped(child) + " as UTF-8 (file names are "
                             + "read as " + FileNames.encoding() + "): whether it is or holds a protected path is not "
                             + "known; rename it to valid UTF-8");
                     continue;
@@ -283,7 +275,7 @@ public final class ProtectedPaths {
                     // e.g. a directory that can be listed but not searched (mode r--): its names are known, not what
                     // they are. Skipping them would leave a matching file unprotected without a word.
                     if (main && (!matched.isEmpty() || couldMatchBeneath(live, childRel))) {
-                        incomplete("cannot examine " + child + " (" + e.getClass().getSimpleName()
+                        incomplete(Warning.Kind.CANNOT_EXAMINE, "cannot examine " + child + " (" + e.getClass().getSimpleName()
                                 .replace("Exception", "") + "): whether it is or holds a protected path is not known");
                     }
                     continue;
@@ -351,8 +343,8 @@ public final class ProtectedPaths {
             }
             if (!target.equals(policy.root()) && Paths2.relativeBeneath(policy.root(), target) == null) {
                 if (reachable) {
-                    warnings.add("patterns reach beneath " + linkRel + ", a symbolic link to " + target
-                            + " outside the project: paths reached through it are not protected");
+                    warnings.add(Warning.of(Warning.Kind.LINK, "patterns reach beneath " + linkRel + ", a symbolic link"
+                            + " to " + target + " outside the project: paths reached through it are not protected"));
                     linksLeadingOut.add(linkRel + "/");
                 }
                 return;
@@ -374,7 +366,11 @@ public final class ProtectedPaths {
             }
         }
 
-        private void incomplete(String warning) {
+        private void incomplete(Warning.Kind kind, String text) {
+            incomplete(Warning.of(kind, text));
+        }
+
+        private void incomplete(Warning warning) {
             warnings.add(warning);
             incomplete.add(warning);
         }
@@ -403,8 +399,8 @@ public final class ProtectedPaths {
                 try {
                     p = policy.root().resolve(rel);
                 } catch (java.nio.file.InvalidPathException e) {
-                    incomplete("pattern \"" + r.pattern() + "\" (" + r.location() + ") names a path this JVM cannot "
-                            + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)");
+                    incomplete(Warning.about(Warning.Kind.UNREPRESENTABLE_PATTERN, r, "names a path this JVM cannot "
+                            + "represent (file names are read as " + FileNames.encoding() + ", not UTF-8)"));
                     continue;
                 }
                 if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
@@ -422,8 +418,8 @@ public final class ProtectedPaths {
                 // is the path to keep from being created (and the links on the way are protected, see linksOnTheWay)
                 String realRel = Paths2.relativeBeneath(policy.root(), how.reached());
                 if (realRel == null) {
-                    warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to "
-                            + how.reached() + ": it is not protected");
+                    warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + rel + " leads through a symbolic "
+                            + "link outside the project, to " + how.reached() + ": it is not protected"));
                 } else if (!covered(realRel)) {
                     entries.put(realRel, new Expansion.Entry(realRel, how.reached(), Expansion.Entry.Kind.MISSING,
                             List.of(r), rel));
@@ -448,8 +444,9 @@ public final class ProtectedPaths {
                     String rel = Paths2.relativeBeneath(policy.root(), link);
                     if (rel == null) {
                         if (outside.add(link)) {
-                            warnings.add("protected path " + e.via() + " is reached through the symbolic link " + link
-                                    + " outside the project: that link is not protected and could be retargeted");
+                            warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + e.via() + " is reached through"
+                                    + " the symbolic link " + link + " outside the project: that link is not protected"
+                                    + " and could be retargeted"));
                         }
                     } else if (!covered(rel) && !out.containsKey(rel)) {
                         out.put(rel, new Expansion.Entry(rel, link, Expansion.Entry.Kind.SYMLINK, e.rules(), e.via()));
@@ -471,8 +468,8 @@ public final class ProtectedPaths {
                 if (linksLeadingOut.stream().anyMatch(rel::startsWith)) {
                     return; // the walk already said so for the link on the way
                 }
-                warnings.add("protected path " + rel + " leads through a symbolic link outside the project, to " + target
-                        + ": it is not protected");
+                warnings.add(Warning.of(Warning.Kind.LINK, "protected path " + rel + " leads through a symbolic link"
+                        + " outside the project, to " + target + ": it is not protected"));
                 return;
             }
             addTarget(targetRel, target, List.of(r), rel);
@@ -502,14 +499,15 @@ public final class ProtectedPaths {
                 try {
                     target = link.path().toRealPath();
                 } catch (IOException e) {
-                    warnings.add("protected link " + link.relPath() + " points to nothing that exists");
+                    warnings.add(Warning.of(Warning.Kind.LINK, "protected link " + link.relPath()
+                            + " points to nothing that exists"));
                     continue;
                 }
                 String rel = Paths2.relativeBeneath(policy.root(), target);
                 if (rel == null) {
                     if (!target.equals(policy.root())) {
-                        warnings.add("protected link " + link.relPath() + " points outside the project, to " + target
-                                + ": the link is protected, its target is not");
+                        warnings.add(Warning.of(Warning.Kind.LINK, "protected link " + link.relPath() + " points outside"
+                                + " the project, to " + target + ": the link is protected, its target is not"));
                     }
                     continue;
                 }

@@ -34,10 +34,10 @@ public final class Rule {
 
     /**
      * Where the rule is written: {@code agent.lock:4}, the file shown relative to the working directory when beneath
-     * it, else absolute; for the implicit rule, the file alone.
+     * it, else absolute; for the implicit rule, the file alone ({@link RuleText#location}).
      */
     public String location() {
-        return location(false);
+        return RuleText.location(this, RuleText.Naming.SHOWN);
     }
 
     /**
@@ -45,10 +45,7 @@ public final class Rule {
      * tools print, when a single policy is in force.
      */
     public String location(boolean nameOnly) {
-        Path name = file.getFileName();
-        // a version read from git (HEAD:agent.lock) is a relative display name: always shown whole
-        String shown = nameOnly && name != null && file.isAbsolute() ? name.toString() : Paths2.display(file);
-        return implicit ? shown : shown + ":" + line;
+        return RuleText.location(this, RuleText.Naming.of(nameOnly));
     }
 
     /** The pattern as written in the file. */
@@ -84,20 +81,6 @@ public final class Rule {
     /** Whether this rule protects the relative path only because the pattern {@link Glob#holds holds} it. */
     public boolean holdsOnly(String relPath) {
         return !glob.matches(relPath) && glob.holds(relPath);
-    }
-
-    /**
-     * {@code "pattern" (agent.lock:4)}, or for the implicit rule {@code agent.lock (the policy file always protects
-     * itself)}, the file named as in {@link #location()}.
-     */
-    public String describe() {
-        return describe(false);
-    }
-
-    /** {@link #describe()}, the file named as {@link #location(boolean)} names it. */
-    public String describe(boolean nameOnly) {
-        return implicit ? location(nameOnly) + " (the policy file always protects itself)"
-                : "\"" + pattern() + "\" (" + location(nameOnly) + ")";
     }
 
     @Override

@@ -186,7 +186,7 @@ class ExpansionPropertyTest {
     }
 
     static String escape(String rel) {
-        return PolicyLoader.escape(rel);
+        return PolicyBuilder.escape(rel);
     }
 
     private static String describe(Path root) throws IOException {

@@ -41,7 +41,8 @@ class FileNamesTest {
                 + "printf x > \"$(printf 'docs/caf\\303\\251.cl\\303\\251')\"");
         Expansion e = ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")), false);
         assertEquals(1, e.incomplete().size(), e.incomplete().toString());
-        String why = e.incomplete().get(0);
+        assertEquals(Warning.Kind.UNREADABLE_NAME, e.incomplete().get(0).kind());
+        String why = e.incomplete().get(0).text();
         assertTrue(why.startsWith("cannot read the name of " + root + "/keys/bad\\xE9.key as UTF-8"), why);
         assertTrue(e.entries().stream().anyMatch(x -> x.relPath().equals("docs/café.clé")),
                 "a valid non-ASCII name is matched: " + e.entries());

@@ -143,8 +143,10 @@ class PolicyLoaderTest {
         Path lock = Files.writeString(tmp.resolve("agent.lock"), "version: 1\nprotect:\n  - src/\n  - ./src\n");
         Policy p = PolicyLoader.load(lock);
         assertEquals(1, p.warnings().size(), p.warnings().toString());
-        assertTrue(p.warnings().get(0).contains(":4:5: ") && p.warnings().get(0).contains("repeats line 3"),
-                p.warnings().get(0));
+        Warning w = p.warnings().get(0);
+        assertEquals(List.of(Warning.Kind.REPEATED_PATTERN, 4, 5, "pattern \"./src\" repeats line 3"),
+                List.of(w.kind(), w.line(), w.column(), w.text()), w.toString());
+        assertTrue(w.toString().endsWith("agent.lock:4:5: pattern \"./src\" repeats line 3"), w.toString());
     }
 
     @Test

@@ -148,7 +148,9 @@ class PolicySetTest {
         Files.writeString(sub.resolve("agent.lock"), "version: 1\nprotect:\n  - mine.txt\n");
         Rule r = PolicySet.inForceAt(sub).check(sub.resolve("mine.txt")).get(0);
         assertEquals(sub.resolve("agent.lock").toString() + ":3", r.location());
-        assertEquals("\"mine.txt\" (" + sub.resolve("agent.lock") + ":3)", r.describe());
+        assertEquals("\"mine.txt\" (" + sub.resolve("agent.lock") + ":3)", RuleText.of(r, RuleText.Naming.SHOWN));
+        assertEquals("\"mine.txt\" (agent.lock:3)", RuleText.of(r, RuleText.Naming.FILE_NAME));
+        assertEquals("\"mine.txt\" (" + sub.resolve("agent.lock") + ":3:5)", RuleText.of(r, RuleText.Naming.ABSOLUTE));
     }
 
     static Map<String, Expansion.Entry> snapshot(Expansion e) {

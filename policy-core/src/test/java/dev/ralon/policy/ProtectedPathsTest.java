@@ -105,7 +105,7 @@ class ProtectedPathsTest {
         assertTrue(self.rules().get(0).implicit());
         assertEquals(root.resolve("agent.lock"), self.path());
         assertTrue(e.unmatched().isEmpty());
-        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+        assertTrue(e.warningMessages().isEmpty(), e.warningMessages().toString());
     }
 
     @Test
@@ -164,7 +164,7 @@ class ProtectedPathsTest {
         assertEquals("datalink", dirTarget.via());
         assertNull(entry(e, "app.yml").via());
         assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "a link target is not counted as a match");
-        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+        assertTrue(e.warningMessages().isEmpty(), e.warningMessages().toString());
     }
 
     @Test
@@ -193,8 +193,8 @@ class ProtectedPathsTest {
             link("dangling", "does-not-exist");
             Expansion e = expand("creds", "dangling");
             assertEquals(Map.of("agent.lock", Kind.FILE, "creds", Kind.SYMLINK, "dangling", Kind.SYMLINK), kinds(e));
-            assertEquals(2, e.warnings().size(), e.warnings().toString());
-            String w = String.join("\n", e.warnings());
+            assertEquals(2, e.warningMessages().size(), e.warningMessages().toString());
+            String w = String.join("\n", e.warningMessages());
             assertTrue(w.contains("creds") && w.contains("outside") && w.contains(target.toRealPath().toString()), w);
             assertTrue(w.contains("dangling") && w.contains("nothing that exists"), w);
         } finally {
@@ -213,9 +213,14 @@ class ProtectedPathsTest {
         assertNull(entry(e, "*.nothing"), "a wildcard naming nothing is no entry");
         assertEquals(List.of("secrets/new.key", "*.nothing", "deep/er/file"),
                 e.unmatched().stream().map(Rule::pattern).toList(), "MISSING entries do not count as matches");
-        assertEquals(List.of("pattern \"secrets/new.key\" (agent.lock:4) names nothing that exists yet",
-                "pattern \"*.nothing\" (agent.lock:5) matches nothing that exists",
-                "pattern \"deep/er/file\" (agent.lock:6) names nothing that exists yet"), e.warnings());
+        assertEquals(List.of("agent.lock:4:5: pattern \"secrets/new.key\" names nothing that exists yet",
+                "agent.lock:5:5: pattern \"*.nothing\" matches nothing that exists",
+                "agent.lock:6:5: pattern \"deep/er/file\" names nothing that exists yet"), e.warningMessages());
+        assertEquals(List.of(Warning.Kind.NAMES_NOTHING_YET, Warning.Kind.MATCHES_NOTHING, Warning.Kind.NAMES_NOTHING_YET),
+                e.warnings().stream().map(Warning::kind).toList());
+        Warning first = e.warnings().get(0);
+        assertEquals(List.of(4, 5, "pattern \"secrets/new.key\" names nothing that exists yet"),
+                List.of(first.line(), first.column(), first.text()), "placed where the pattern is written");
     }
 
     @Test
@@ -231,9 +236,9 @@ class ProtectedPathsTest {
         file("a/b/client.pem");
         Expansion e = expand("*.pem");
         assertEquals(Map.of("agent.lock", Kind.FILE), kinds(e));
-        assertEquals(1, e.warnings().size(), e.warnings().toString());
-        String w = e.warnings().get(0);
-        assertTrue(w.contains("\"*.pem\"") && w.contains("agent.lock:3") && w.contains("2 paths deeper")
+        assertEquals(1, e.warningMessages().size(), e.warningMessages().toString());
+        String w = e.warningMessages().get(0);
+        assertTrue(w.contains("\"*.pem\"") && w.startsWith("agent.lock:3:5: ") && w.contains("2 paths deeper")
                 && w.contains("**/*.pem"), w);
     }
 
@@ -247,8 +252,8 @@ class ProtectedPathsTest {
         link("door", "b");
         Expansion e = expand("vault/", "node_mod*", "b/keep.txt");
         assertEquals(Map.of("agent.lock", Kind.FILE, "vault", Kind.DIRECTORY, "b/keep.txt", Kind.FILE), kinds(e));
-        assertEquals(1, e.warnings().size(), e.warnings().toString());
-        assertTrue(e.warnings().get(0).contains("would match 2 paths deeper"), e.warnings().get(0));
+        assertEquals(1, e.warningMessages().size(), e.warningMessages().toString());
+        assertTrue(e.warningMessages().get(0).contains("would match 2 paths deeper"), e.warningMessages().get(0));
     }
 
     @Test
@@ -264,13 +269,13 @@ class ProtectedPathsTest {
         try {
             Expansion plain = ProtectedPaths.expand(PolicyLoader.load(root.resolve("agent.lock")), false);
             assertEquals(kinds(advised), kinds(plain));
-            assertEquals(List.of("pattern \"*.pem\" (agent.lock:3) matches nothing that exists"), plain.warnings(),
+            assertEquals(List.of("agent.lock:3:5: pattern \"*.pem\" matches nothing that exists"), plain.warningMessages(),
                     "no walk beyond vault/ (so no word about a/b/locked), no count of what lies deeper");
         } finally {
             unreadable.toFile().setExecutable(true);
             unreadable.toFile().setReadable(true);
         }
-        assertTrue(advised.warnings().get(0).contains("2 paths deeper"), advised.warnings().toString());
+        assertTrue(advised.warningMessages().get(0).contains("2 paths deeper"), advised.warningMessages().toString());
     }
 
     @Test
@@ -279,7 +284,7 @@ class ProtectedPathsTest {
         file("a/deep.pem");
         Expansion e = expand("*.pem");
         assertEquals(Map.of("agent.lock", Kind.FILE, "top.pem", Kind.FILE), kinds(e));
-        assertTrue(e.warnings().isEmpty(), e.warnings().toString());
+        assertTrue(e.warningMessages().isEmpty(), e.warningMessages().toString());
     }
 
     @Test
@@ -289,16 +294,16 @@ class ProtectedPathsTest {
         file(".git/refs/heads/main");
         Expansion e = expand(".git/refs/heads");
         assertEquals(Kind.DIRECTORY, entry(e, ".git/refs/heads").kind());
-        assertEquals(1, e.warnings().size(), e.warnings().toString());
-        assertTrue(e.warnings().get(0).contains(".git/refs/heads") && e.warnings().get(0).contains("commit"), e.warnings().get(0));
+        assertEquals(1, e.warningMessages().size(), e.warningMessages().toString());
+        assertTrue(e.warningMessages().get(0).contains(".git/refs/heads") && e.warningMessages().get(0).contains("commit"), e.warningMessages().get(0));
         // .git/hooks is not written by commit, checkout or status: no backend-independent warning (under landlock,
         // the CLI says that .git becomes create-restricted)
         Expansion hooks = expand(".git/hooks");
         assertEquals(Kind.DIRECTORY, entry(hooks, ".git/hooks").kind());
-        assertTrue(hooks.warnings().isEmpty(), hooks.warnings().toString());
+        assertTrue(hooks.warningMessages().isEmpty(), hooks.warningMessages().toString());
         dir("src");
         Expansion none = expand("src");
-        assertTrue(none.warnings().isEmpty(), none.warnings().toString());
+        assertTrue(none.warningMessages().isEmpty(), none.warningMessages().toString());
     }
 
     @Test
@@ -335,8 +340,8 @@ class ProtectedPathsTest {
             assertEquals("door/x.key", reached.via());
             assertNull(entry(e, "door/x.key"), "no MISSING entry for a path that exists");
             assertEquals(1, e.counts().get(e.policy().declaredRules().get(0)), "door/x.key matched what it reaches");
-            assertEquals(1, e.warnings().size(), e.warnings().toString());
-            String w = e.warnings().get(0);
+            assertEquals(1, e.warningMessages().size(), e.warningMessages().toString());
+            String w = e.warningMessages().get(0);
             // one warning for the link on the way (the walk reaches beneath it for any pattern, literal or not)
             assertTrue(w.contains("beneath away, a symbolic link to " + outside.toRealPath() + " outside the project"), w);
         } finally {
@@ -370,8 +375,8 @@ class ProtectedPathsTest {
         file("real/y.key");
         link("door", "real");
         Expansion e = expand("etc/*.conf", "loop/door/*.key");
-        assertTrue(e.warnings().stream().anyMatch(w -> w.contains("a symbolic link to " + outside
-                + " outside the project: paths reached through it are not protected")), e.warnings().toString());
+        assertTrue(e.warningMessages().stream().anyMatch(w -> w.contains("a symbolic link to " + outside
+                + " outside the project: paths reached through it are not protected")), e.warningMessages().toString());
         assertTrue(kinds(e).containsKey("real/y.key"), "reached through two links: " + kinds(e));
         Files.delete(outside.resolve("z.conf"));
         Files.delete(outside);
@@ -445,8 +450,8 @@ class ProtectedPathsTest {
             link("door", outside.resolve("back").toString());
             Expansion e = expand("door/x.key");
             assertEquals(Map.of("door", "door/x.key"), linksOnTheWay(e));
-            assertTrue(e.warnings().stream().anyMatch(w -> w.contains(outside.resolve("back").toString())
-                    && w.contains("not protected")), e.warnings().toString());
+            assertTrue(e.warningMessages().stream().anyMatch(w -> w.contains(outside.resolve("back").toString())
+                    && w.contains("not protected")), e.warningMessages().toString());
         } finally {
             Files.deleteIfExists(outside.resolve("back"));
             Files.deleteIfExists(outside);

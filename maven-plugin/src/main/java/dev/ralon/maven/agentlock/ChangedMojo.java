@@ -7,6 +7,7 @@ import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,11 +116,7 @@ public class ChangedMojo extends AgentlockMojo {
     for (ChangedPaths.Finding f : result.findings()) {
       java.util.Set<String> why = new java.util.LinkedHashSet<>(); // the work tree's and the base's rule, once
       for (Rule r : f.rules()) {
-        // a rule of the policy at a compared revision names its file "REV:path", not a file on disk
-        Path in = r.file() == null || r.file().toString().contains(":") ? r.file()
-            : r.file().toAbsolutePath().normalize();
-        why.add(r.implicit() ? "the policy file " + (in == null ? "" : in + " ") + "itself"
-            : "\"" + r.pattern() + "\" (" + in + ":" + r.line() + ":" + r.column() + ")");
+        why.add(RuleText.of(r, RuleText.Naming.ABSOLUTE)); // a rule of a compared revision names "REV:path"
       }
       lines.add(result.top().resolve(f.path()) + ": " + f.status()
           + (f.from() == null ? "" : " from " + f.from()) + ", protected by " + String.join(", ", why));

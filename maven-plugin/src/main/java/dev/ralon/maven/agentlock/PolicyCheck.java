@@ -1,5 +1,7 @@
 package dev.ralon.maven.agentlock;
 
+import static dev.ralon.policy.RuleText.Naming.ABSOLUTE;
+
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.FileNames;
 import dev.ralon.policy.Policy;
@@ -7,6 +9,8 @@ import dev.ralon.policy.PolicyException;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.RuleText;
+import dev.ralon.policy.Warning;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,14 +38,7 @@ final class PolicyCheck {
    * the working directory, the path is absolute: in a multi-module build the working directory says nothing.
    */
   static String describe(PolicyException e, Path file) {
-    StringBuilder sb = new StringBuilder(file.toAbsolutePath().normalize().toString());
-    if (e.line() > 0) {
-      sb.append(':').append(e.line());
-      if (e.column() > 0) {
-        sb.append(':').append(e.column());
-      }
-    }
-    return sb.append(": ").append(e.reason()).toString();
+    return RuleText.where(file, e.line(), e.column(), ABSOLUTE) + ": " + e.reason();
   }
 
   /**
@@ -53,34 +50,17 @@ final class PolicyCheck {
     List<String> out = new ArrayList<>();
     for (PolicyException.Problem p : e.problems()) {
       Path where = p.file() != null && p.file().isAbsolute() ? p.file() : file;
-      StringBuilder sb = new StringBuilder(where.toAbsolutePath().normalize().toString());
-      if (p.line() > 0) {
-        sb.append(':').append(p.line());
-        if (p.column() > 0) {
-          sb.append(':').append(p.column());
-        }
-      }
-      out.add(sb.append(": ").append(p.reason()).toString());
+      out.add(RuleText.where(where, p.line(), p.column(), ABSOLUTE) + ": " + p.reason());
     }
     return out;
   }
 
   /**
-   * A warning from policy-core in the form this plugin promises: the loader's start with the policy file as shown
-   * relative to the working directory (made absolute here), the expansion's carry no location (the file is put in
-   * front).
+   * A warning from policy-core in the form this plugin promises, {@code /abs/agent.lock[:L[:C]]: text}: placed where
+   * it points, or, when it points nowhere in a policy (a link, a directory), put in front of by {@code file}.
    */
-  static String absolute(String warning, Path file) {
-    Path shown = file.toAbsolutePath().normalize();
-    Path cwd = Path.of("").toAbsolutePath();
-    String relative = shown.startsWith(cwd) && !shown.equals(cwd) ? cwd.relativize(shown).toString() : null;
-    if (warning.startsWith(shown + ":")) {
-      return warning;
-    }
-    if (relative != null && warning.startsWith(relative + ":")) {
-      return shown + warning.substring(relative.length());
-    }
-    return shown + ": " + warning;
+  static String absolute(Warning warning, Path file) {
+    return warning.file() == null ? RuleText.file(file, ABSOLUTE) + ": " + warning.text() : warning.message(ABSOLUTE);
   }
 
   /**
@@ -102,7 +82,7 @@ final class PolicyCheck {
     Expansion expansion = policies.expand(true);
     List<String> warnings = new ArrayList<>();
     for (Policy p : policies.policies()) {
-      for (String w : p.warnings()) {
+      for (Warning w : p.warnings()) {
         warnings.add(absolute(w, p.file()));
       }
       if (p.declaredRules().isEmpty()) {
@@ -110,21 +90,23 @@ final class PolicyCheck {
             + ": the policy protects nothing but itself (no pattern under protect:)");
       }
     }
-    List<String> remarks = new ArrayList<>(expansion.warnings());
+    List<Warning> remarks = new ArrayList<>(expansion.warnings());
     List<String> failures = new ArrayList<>();
     for (Rule rule : expansion.unmatched()) { // never holds the implicit self-protection rule
-      // policy-core words a remark for each unmatched pattern ("pattern "p" (agent.lock:4) matches nothing that
-      // exists", or why a slash-less one would match deeper): report that text once, at file:line:col.
-      String quoted = "pattern \"" + rule.pattern() + "\"";
-      String prefix = quoted + " (" + rule.location(policies.namesByFileName()) + ")";
-      String text = quoted + " matches nothing";
-      for (int i = 0; i < remarks.size(); i++) {
-        if (remarks.get(i).startsWith(prefix)) {
-          text = quoted + remarks.remove(i).substring(prefix.length());
+      // policy-core places a remark of an unmatched kind at each unmatched pattern ("matches nothing that exists", or
+      // why a slash-less one would match deeper): report it once, at file:line:col, as a failure when asked to
+      Warning said = null;
+      for (Warning w : remarks) {
+        if (w.kind().unmatched() && w.line() == rule.line() && w.column() == rule.column()
+            && java.util.Objects.equals(w.file(), rule.file())) {
+          said = w;
           break;
         }
       }
-      String msg = rule.file().toAbsolutePath().normalize() + ":" + rule.line() + ":" + rule.column() + ": " + text;
+      remarks.remove(said);
+      String msg = said != null ? said.message(ABSOLUTE)
+          : RuleText.where(rule.file(), rule.line(), rule.column(), ABSOLUTE) + ": " + RuleText.pattern(rule)
+              + " matches nothing";
       (failOnUnmatched ? failures : warnings).add(msg);
     }
     Policy nearest = policies.nearest();
@@ -133,11 +115,11 @@ final class PolicyCheck {
     // the check: the answer would otherwise differ from ralon's, silently. Maven's JVM reads file names with the
     // locale Maven was started under, which the plugin does not choose: ASCII names read the same under every
     // locale; a non-ASCII one under C, POSIX or no locale is reported here with what to do.
-    for (String inc : expansion.incomplete()) {
+    for (Warning inc : expansion.incomplete()) {
       remarks.remove(inc);
-      failures.add(shown + ": " + inc);
+      failures.add(inc.file() == null ? shown + ": " + inc.text() : inc.message(ABSOLUTE));
     }
-    for (String w : remarks) {
+    for (Warning w : remarks) {
       String abs = absolute(w, policies.nearest().file());
       if (!warnings.contains(abs)) {
         warnings.add(abs);

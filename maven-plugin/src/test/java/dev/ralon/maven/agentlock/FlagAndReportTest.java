@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.Warning;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,9 +56,12 @@ class FlagAndReportTest {
   @Test
   void warningsCarryTheAbsoluteFile() {
     Path file = Path.of("").toAbsolutePath().resolve("sub/agent.lock");
-    assertEquals(file + ":4:3: repeated", PolicyCheck.absolute("sub/agent.lock:4:3: repeated", file));
-    assertEquals(file + ":4:3: repeated", PolicyCheck.absolute(file + ":4:3: repeated", file));
-    assertEquals(file + ": the policy protects .git", PolicyCheck.absolute("the policy protects .git", file));
+    Warning.Kind repeated = Warning.Kind.REPEATED_PATTERN;
+    assertEquals(file + ":4:3: repeated",
+        PolicyCheck.absolute(new Warning(repeated, Path.of("sub/agent.lock"), 4, 3, "repeated"), file));
+    assertEquals(file + ":4:3: repeated", PolicyCheck.absolute(new Warning(repeated, file, 4, 3, "repeated"), file));
+    assertEquals(file + ": the policy protects .git",
+        PolicyCheck.absolute(new Warning(Warning.Kind.STOPS_GIT, null, 0, 0, "the policy protects .git"), file));
   }
 
   @Test

@@ -53,8 +53,16 @@ public final class PatternException extends Exception {
 
     /** Renders control characters as {@code \u0009} so the message stays on one line. */
     static String printable(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
+        return printable(s, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #printable(String)}, stopping once at least {@code max} characters are written (a long value quoted in a
+     * message).
+     */
+    public static String printable(String s, int max) {
+        StringBuilder b = new StringBuilder(Math.min(s.length(), max));
+        for (int i = 0; i < s.length() && b.length() < max; i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == 0x7f) {
                 b.append(String.format("\\u%04X", (int) c));
