@@ -11,6 +11,9 @@
 # -Xlog:cds*=off:stderr: nor does the JVM's report of an archive it could not use (JDK 25 prints it at error level):
 # the archive is an optimisation, and the run without it is complete (the same options must be given when the archive
 # is dumped: JDK 25 compares --enable-native-access and reports the difference).
+# set -f: no pathname expansion of the unquoted words below (-Xlog:cds*=off, $cds, $PATH's entries): a file named like
+# an option in the working directory must not replace one.
+set -f
 if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; jfrom="RALON_JAVA=$RALON_JAVA"
 elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; jfrom="JAVA_HOME=$JAVA_HOME"
 else j=java; jfrom="java on PATH"; fi
@@ -47,8 +50,14 @@ if [ ! -e "$jp" ]; then ralon_nojava "$jfrom: $jp does not exist"
 elif [ -d "$jp" ] || [ ! -x "$jp" ]; then ralon_nojava "$jfrom: $jp is not an executable file"; fi
 # The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
+# The JVM options of every start, and of the AOT training run that must match them (the mount stage's JVM uses the same
+# list: MountLaunch.STAGE_JVM_OPTIONS).
+ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xss1m"
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
-# on first use for this executable and this java, then mapped at every start (about half the start-up time).
+# on first use for this executable and this java, then mapped at every start (about half the start-up time). On JDK 25
+# and later the builder makes an ahead-of-time cache instead (JEP 483/514/515: -XX:AOTCacheOutput on a training run;
+# classes loaded and linked, plus method profiles), used with -XX:AOTCache; a JDK without AOT caches rejects that option
+# and the builder falls back to the CDS archive. Which one exists decides which is used: no version check at start.
 # It lives in .ralon-cds beside this file, under a path made of the build id, this file's absolute path and the java's
 # path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
 # is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
@@ -56,7 +65,7 @@ RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
 self=$0
 case $self in ./*) self=${self#./} ;; esac
 case $self in /*) ;; *) self=$PWD/$self ;; esac
-cds=
+cds=-Xshare:auto; cdslog=
 if [ "${RALON_CDS:-1}" != 0 ]; then
   # Beside the executable, never in $HOME: an agent sandboxed by `ralon run` can usually write its home directory,
   # and a planted archive would be mapped into the next ralon before anything is enforced. Whoever can write the
@@ -100,39 +109,62 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
   ralon_jsa=; ralon_jna=
   if [ -n "$c" ]; then
     a="$c/cds/@BUILD_ID@$self$jp.jsa"
+    aot="$c/cds/@BUILD_ID@$self$jp.aot" # the AOT cache, made instead of $a by a JDK that has them (25+)
     if [ -e "$c" ] || [ -L "$c" ]; then
       ralon_levels "${a%/*}"
-      if [ -f "$a" ]; then
-        ralon_jsa=1; ralon_paths="$ralon_paths $a"
-        if [ -f "$a.jna/libjnidispatch.so" ]; then ralon_jna=1; ralon_paths="$ralon_paths $a.jna $a.jna/libjnidispatch.so"; fi
+      if [ -f "$aot" ]; then ralon_jsa=$aot; elif [ -f "$a" ]; then ralon_jsa=$a; fi
+      if [ -n "$ralon_jsa" ]; then
+        ralon_paths="$ralon_paths $ralon_jsa"
+        if [ -f "$ralon_jsa.jna/libjnidispatch.so" ]; then
+          ralon_jna=1; ralon_paths="$ralon_paths $ralon_jsa.jna $ralon_jsa.jna/libjnidispatch.so"
+        fi
       fi
       ralon_trusted $ralon_paths || c=
     fi
   fi
   if [ -n "$c" ]; then
+    if [ "$ralon_jsa" = "$aot" ]; then
+      # Not with -Xshare:auto, which the JVM refuses beside -XX:AOTCache (its default -XX:AOTMode=auto is the same
+      # "use it if it fits" rule). -Xlog:aot*=off (after the other -Xlog options: the last one wins): the JVM's report
+      # of a cache it could not use, as for cds; only JDK 25+ knows the tag, and only a JDK 25+ made this file.
+      # ralon.cds.archive: Main deletes a cache the JVM rejected; the mount stage maps the same one (MountLaunch).
+      cds="-XX:AOTCache=$aot -Dralon.cds.archive=$aot"; cdslog=-Xlog:aot*=off:stderr
+    elif [ -n "$ralon_jsa" ]; then
+      cds="-Xshare:auto -XX:SharedArchiveFile=$a -Dralon.cds.archive=$a"
+    fi
+    # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
+    # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
+    if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$ralon_jsa.jna"; fi
     if [ -n "$ralon_jsa" ]; then
-      cds="-XX:SharedArchiveFile=$a -Dralon.cds.archive=$a"
-      # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
-      # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
-      if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$a.jna"; fi
-    elif [ -e "$a" ]; then
+      : # in use
+    elif [ -e "$a" ] || [ -e "$aot" ]; then
       : # appeared since the check (a builder finishing): used from the next start
     elif (umask 022; mkdir -p "${a%/*}") 2>/dev/null; then
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then
         # Detached (double fork, own session, no inherited stdio): neither the command `ralon run` becomes nor a
         # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete.
+        # JDK 25+: one training run writes the AOT cache (-XX:AOTCacheOutput: the JVM trains, then assembles the
+        # cache in a child JVM at exit), with the options the starts below use (the cache records them and is
+        # refused under others). An older JDK rejects the option at once ("Unrecognized VM option"): then the CDS
+        # class list and archive, as before.
         ( setsid sh -c 'umask 022
-            "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
+            if "$1" $6 -XX:AOTCacheOutput="$5.$$" -Djna.platform.library.path=/lib:/usr/lib \
+                 --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train "$5.jna.$$" && [ -f "$5.$$" ]; then
+              { [ ! -d "$5.jna.$$" ] || { rm -rf "$5.jna" && mv "$5.jna.$$" "$5.jna"; }; } && mv -f "$5.$$" "$5"
+            else
+              rm -rf "$5.$$" "$5.$$.config" "$5.jna.$$"
+              "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
                  "$2.jna.$$" \
-            && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
+              && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" \
-            && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
-            && mv -f "$2.$$" "$2"
-            rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$"; rmdir "$2.lock"
+              && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
+              && mv -f "$2.$$" "$2"
+            fi
+            rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$" "$5.$$" "$5.$$.config" "$5.jna.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
-            sh "$j" "$a" "$self" "$c/cds" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
+            sh "$j" "$a" "$self" "$c/cds" "$aot" "$ralon_vm" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi
     fi
   fi
@@ -152,7 +184,7 @@ case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
      LC_ALL=C.UTF-8; export LC_ALL ;;
 esac
 if [ -n "$ralon_hook" ]; then
-  "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  "$j" $ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?
   case $rc in
     10) exit 0 ;;
@@ -162,4 +194,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$j" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xshare:auto $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr -Xss1m -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+exec "$j" $ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"

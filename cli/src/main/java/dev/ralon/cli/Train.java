@@ -65,14 +65,17 @@ final class Train {
             for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.host.AgentsUnderLandlock",
                     "dev.ralon.cli.Run$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
-                    "dev.ralon.enforcer.spi.exec.Exec$LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
-                    "dev.ralon.enforcer.spi.exec.TerminalGuard$LibC", "dev.ralon.enforcer.spi.KernelInterfaces",
-                    "dev.ralon.enforcer.mount.StandardDescriptors", "dev.ralon.enforcer.landlock.LandlockEnforcer$Applier",
+                    "dev.ralon.enforcer.spi.exec.LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
+                    "dev.ralon.enforcer.spi.exec.LinuxAbi", "dev.ralon.enforcer.spi.exec.Errno",
+                    "dev.ralon.enforcer.spi.KernelInterfaces",
+                    "dev.ralon.enforcer.mount.StandardDescriptors", "dev.ralon.enforcer.landlock.LandlockApplier",
                     "com.sun.jna.StringArray", "com.sun.jna.NativeString", "com.sun.jna.NativeString$StringMemory",
                     "com.sun.jna.Function$PostCallRead", "com.sun.jna.LastErrorException",
                     "dev.ralon.enforcer.mount.Sha256", "dev.ralon.enforcer.mount.MountStage",
-                    "dev.ralon.enforcer.mount.MountStage$StagePlan", "dev.ralon.enforcer.mount.MountStage$Entry",
-                    "dev.ralon.enforcer.mount.MountStage$Op", "dev.ralon.enforcer.mount.MountStage$LibC")) {
+                    "dev.ralon.enforcer.mount.PlanFile", "dev.ralon.enforcer.mount.PlanFile$StagePlan",
+                    "dev.ralon.enforcer.mount.PlanFile$Entry", "dev.ralon.enforcer.mount.PlanFile$Op",
+                    "dev.ralon.enforcer.mount.Mounts", "dev.ralon.enforcer.mount.StageEnvironment",
+                    "dev.ralon.enforcer.mount.StageException", "dev.ralon.enforcer.mount.MountLaunch")) {
                 loadOnly(c);
             }
             for (List<String> a : List.of(

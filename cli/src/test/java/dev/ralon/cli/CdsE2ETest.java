@@ -72,7 +72,7 @@ class CdsE2ETest {
             return Optional.empty();
         }
         try (Stream<Path> s = Files.walk(cache)) {
-            return s.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst();
+            return s.filter(f -> (f.toString().endsWith(".jsa") || f.toString().endsWith(".aot")) && Files.isRegularFile(f)).findFirst();
         }
     }
 
@@ -117,7 +117,15 @@ class CdsE2ETest {
             if (args.contains("landlock") && r.exit() == 2) {
                 continue; // no Landlock here: LandlockE2E tests say so loudly; this is about class loading
             }
-            List<String> fromJar = r.err().lines().filter(l -> l.contains("source: file:")).toList();
+            // One exception, on a JDK 25+ AOT cache only: picocli's classes are class-file version 49, which the AOT
+            // cache's class linking cannot store (the JVM skips them at dump: "Old class has been linked" / "Unlinked
+            // class not supported by AOTClassLinking"). The start paths still meet two of them while verifying
+            // Ralon's methods that throw them; a CDS archive (JDK 17) holds them, and that case stays strict.
+            boolean aot = a.toString().endsWith(".aot");
+            List<String> fromJar = r.err().lines().filter(l -> l.contains("source: file:"))
+                    .filter(l -> !(aot && (l.contains("] picocli.CommandLine$PicocliException source:")
+                            || l.contains("] picocli.CommandLine$ParameterException source:"))))
+                    .toList();
             assertEquals(List.of(), fromJar, args + " loaded classes from the jar, not the archive");
         }
 

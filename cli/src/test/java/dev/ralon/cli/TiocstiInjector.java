@@ -22,9 +22,18 @@ public final class TiocstiInjector {
     }
 
     /** ioctl's number: arch/x86/entry/syscalls/syscall_64.tbl (16), include/uapi/asm-generic/unistd.h (29). */
-    static final long SYS_IOCTL = "aarch64".equals(System.getProperty("os.arch")) ? 29 : 16;
+    static final long SYS_IOCTL = isArm64(System.getProperty("os.arch", "")) ? 29 : 16;
 
     private TiocstiInjector() {
+    }
+
+    /**
+     * 64-bit ARM, which the JVM names {@code aarch64} (some builds {@code arm64}); the same rule as Ralon's LinuxAbi.
+     * This program runs alone (its own class files and JNA on the class path), so it cannot use LinuxAbi itself.
+     */
+    static boolean isArm64(String osArch) {
+        String a = osArch.toLowerCase(java.util.Locale.ROOT);
+        return a.equals("aarch64") || a.equals("arm64");
     }
 
     public static void main(String[] args) {

@@ -1,11 +1,9 @@
 package dev.ralon.enforcer.landlock;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
-import dev.ralon.enforcer.landlock.LinuxCalls.Id;
-import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
-import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.Errno;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -16,14 +14,11 @@ import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 
-import java.lang.ref.Reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -132,7 +127,7 @@ public final class LandlockEnforcer implements Enforcer {
         try {
             // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) returns the highest supported ABI
             // (landlock_create_ruleset(2)).
-            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
+            long rc = LibC.syscall(LinuxAbi.SYS_LANDLOCK_CREATE_RULESET, 0L, 0L,
                 LinuxCalls.LANDLOCK_CREATE_RULESET_VERSION, 0L);
             cachedAbiError = null;
             cachedAbi = rc < 0 ? -LinuxCalls.errno() : (int) rc;
@@ -148,22 +143,22 @@ public final class LandlockEnforcer implements Enforcer {
             return cachedAbiError == null ? "Landlock cannot be used here" : cachedAbiError;
         }
         int errno = -abi;
-        if (errno == LinuxCalls.EOPNOTSUPP || errno == LinuxCalls.ENOSYS) {
+        if (errno == LinuxAbi.EOPNOTSUPP || errno == LinuxAbi.ENOSYS) {
             return "Landlock is not enabled: add landlock to the lsm= boot parameter (landlock_create_ruleset: "
-                + LinuxCalls.describe(errno) + ")";
+                + Errno.text(errno) + ")";
         }
-        return "Landlock cannot be used: landlock_create_ruleset: " + LinuxCalls.describe(errno);
+        return "Landlock cannot be used: landlock_create_ruleset: " + Errno.text(errno);
     }
 
     private static String fixFor(int abi) {
-        if (abi == -LinuxCalls.ENOSYS) {
+        if (abi == -LinuxAbi.ENOSYS) {
             return "use a kernel built with CONFIG_SECURITY_LANDLOCK (Linux 6.2 or later) and landlock in lsm=";
         }
-        if (abi == -LinuxCalls.EPERM) {
+        if (abi == -LinuxAbi.EPERM) {
             return "a seccomp filter (a container runtime's, for example) may block the Landlock system calls: allow"
                 + " landlock_create_ruleset, landlock_add_rule and landlock_restrict_self";
         }
-        if (abi == -LinuxCalls.EOPNOTSUPP) {
+        if (abi == -LinuxAbi.EOPNOTSUPP) {
             return "add landlock to the lsm= kernel boot parameter (see /sys/kernel/security/lsm for the current"
                 + " list) and reboot";
         }
@@ -306,186 +301,8 @@ public final class LandlockEnforcer implements Enforcer {
             throw new EnforcementException(reasonFor(abi));
         }
         long handled = pl.handled() & Access.handledFor(abi);
-        new Applier(pl, handled, abi).apply();
+        new LandlockApplier(pl, handled, abi).apply();
         return Launch.of(command);
-    }
-
-    private static final class Applier {
-                private final Payload pl;
-        private final long handled;
-        private final int abi;
-        private final Map<Path, Integer> dirFds = new HashMap<>();
-        private final Map<Id, Path> forbidden = new HashMap<>();
-        private int rulesetFd = -1;
-
-        Applier(Payload pl, long handled, int abi) {
-            this.pl = pl;
-            this.handled = handled;
-            this.abi = abi;
-        }
-
-        void apply() throws EnforcementException {
-            try {
-                if (LibC.prctl(LinuxCalls.PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0) {
-                    throw fail("prctl(PR_SET_NO_NEW_PRIVS)", "this process");
-                }
-                dropKernelCapabilities();
-                Memory attr = LinuxCalls.rulesetAttr(handled, abi);
-                long fd = LibC.syscall(LinuxCalls.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), attr.size(),
-                    0L, 0L);
-                Reference.reachabilityFence(attr); // the address was passed as a number: keep the memory alive
-                if (fd < 0) {
-                    throw fail("landlock_create_ruleset", "a ruleset of " + Access.words(handled));
-                }
-                rulesetFd = (int) fd;
-                openWay();
-                for (RulePlanner.Rule rule : pl.rules()) {
-                    addRule(rule);
-                }
-                if (LibC.syscall(LinuxCalls.SYS_LANDLOCK_RESTRICT_SELF, rulesetFd, 0L, 0L, 0L) != 0) {
-                    throw fail("landlock_restrict_self", "this thread");
-                }
-            } finally {
-                for (int dfd : dirFds.values()) {
-                    LibC.close(dfd);
-                }
-                if (rulesetFd >= 0) {
-                    LibC.close(rulesetFd);
-                }
-            }
-        }
-
-        /**
-         * When the invoker is root, the command keeps every capability of the initial user namespace: Landlock
-         * restricts paths, not capabilities. Those that let a process load code into the kernel or reach it beside the
-         * file system are removed from this thread's bounding set (prctl(2) PR_CAPBSET_DROP; capabilities(7): a
-         * program exec'd by root gets the bounding set, no more): CAP_SYS_MODULE (init_module), CAP_SYS_RAWIO
-         * (/dev/mem, ioperm), CAP_SYS_BOOT (kexec_load, reboot), CAP_SYS_ADMIN (setns into another mount namespace,
-         * bpf, perf, swapon, and many more), CAP_BPF, CAP_PERFMON (BPF and perf programs run in the kernel), CAP_MKNOD
-         * (device nodes). Root's own inheritable set is empty in practice (capabilities(7)); it is not changed here.
-         * An unknown capability (EINVAL: CAP_BPF and CAP_PERFMON before Linux 5.8) is skipped.
-         */
-        private void dropKernelCapabilities() throws EnforcementException {
-            if (LibC.geteuid() != 0 && LibC.getuid() != 0) {
-                return;
-            }
-            for (int cap : LinuxCalls.KERNEL_CAPABILITIES) {
-                if (LibC.prctl(LinuxCalls.PR_CAPBSET_DROP, cap, 0L, 0L, 0L) != 0 && LinuxCalls.errno() != LinuxCalls.EINVAL) {
-                    throw fail("prctl(PR_CAPBSET_DROP, " + cap + ")", "this thread");
-                }
-            }
-        }
-
-        private void openWay() throws EnforcementException {
-            for (Path dir : pl.onTheWay()) {
-                Path parent = dir.getParent();
-                int fd = parent == null
-                    ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
-                    : openIn(parent, dir, LinuxCalls.OPEN_DIR);
-                if (fd < 0) {
-                    throw fail("openat", dir.toString());
-                }
-                dirFds.put(dir, fd);
-                Stat st = LinuxCalls.fstat(fd);
-                if (st == null) {
-                    throw fail("statx", dir.toString());
-                }
-                forbidden.put(st.id(), dir);
-            }
-            for (ProtectedPath pp : pl.protectedPaths()) {
-                Path p = pp.path().normalize();
-                if (p.getParent() == null || !dirFds.containsKey(p.getParent())) {
-                    continue;
-                }
-                int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
-                if (fd < 0) {
-                    int errno = LinuxCalls.errno();
-                    boolean stillMissing = errno == LinuxCalls.ENOENT && pp.kind() == ProtectedPath.Kind.MISSING;
-                    if (stillMissing || pl.refusedPaths().contains(p)) {
-                        continue;
-                    }
-                    throw fail("openat", p.toString(), errno);
-                }
-                try {
-                    Stat st = LinuxCalls.fstat(fd);
-                    if (st == null) {
-                        throw fail("statx", p.toString());
-                    }
-                    forbidden.put(st.id(), p);
-                } finally {
-                    LibC.close(fd);
-                }
-            }
-        }
-
-        private int openIn(Path parent, Path child, int flags) throws EnforcementException {
-            Integer pfd = dirFds.get(parent);
-            if (pfd == null) {
-                throw new EnforcementException("landlock: cannot open " + child + ": its directory " + parent
-                    + " was not opened");
-            }
-            return LibC.openat(pfd, LinuxCalls.cString(child.getFileName().toString()), flags);
-        }
-
-        private void addRule(RulePlanner.Rule rule) throws EnforcementException {
-            Path p = rule.path();
-            long rights = rule.rights() & handled;
-            if (p.getParent() == null) {
-                Integer root = dirFds.get(p);
-                if (root == null) {
-                    int fd = LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
-                    if (fd < 0) {
-                        throw fail("openat", "/");
-                    }
-                    dirFds.put(p, fd);
-                    root = fd;
-                }
-                add(root, rights, p);
-                return;
-            }
-            int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
-            if (fd < 0) {
-                int errno = LinuxCalls.errno();
-                if (errno == LinuxCalls.ENOENT) {
-                    return; // gone since the plan: nothing to grant
-                }
-                throw fail("openat", p.toString(), errno);
-            }
-            try {
-                Stat st = LinuxCalls.fstat(fd);
-                if (st == null) {
-                    throw fail("statx", p.toString());
-                }
-                if (st.isSymlink() || forbidden.containsKey(st.id())) {
-                    return; // replaced since the plan by a link, or by another name for a protected path: no rule
-                }
-                if (!st.isDirectory()) {
-                    rights &= Access.FILE_RIGHTS;
-                }
-                add(fd, rights, p);
-            } finally {
-                LibC.close(fd);
-            }
-        }
-
-        private void add(int fd, long rights, Path p) throws EnforcementException {
-            Memory attr = LinuxCalls.pathBeneathAttr(rights, fd);
-            long rc = LibC.syscall(LinuxCalls.SYS_LANDLOCK_ADD_RULE, rulesetFd,
-                LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0L);
-            Reference.reachabilityFence(attr);
-            if (rc != 0) {
-                throw fail("landlock_add_rule", p.toString());
-            }
-        }
-
-        private static EnforcementException fail(String syscall, String what) {
-            return fail(syscall, what, LinuxCalls.errno());
-        }
-
-        private static EnforcementException fail(String syscall, String what, int errno) {
-            return new EnforcementException("landlock: " + syscall + " failed for " + what + ": "
-                + LinuxCalls.describe(errno));
-        }
     }
 
     private static String firstLine(String s) {

@@ -1,8 +1,10 @@
 package dev.ralon.enforcer.landlock;
 
+import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.Errno;
 import com.sun.jna.Pointer;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
-import dev.ralon.enforcer.landlock.LinuxCalls.LibC;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
@@ -88,14 +90,14 @@ final class RulePlanner {
                 continue;
             }
             int fd = parent == null
-                ? LibC.openat(LinuxCalls.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
+                ? LibC.openat(LinuxAbi.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT)
                 : LibC.openat(dirFds.get(parent), name(dir), LinuxCalls.OPEN_DIR);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 unreachable.add(dir);
-                if (needed || (errno != LinuxCalls.ENOENT && errno != LinuxCalls.ENOTDIR)) {
+                if (needed || (errno != LinuxAbi.ENOENT && errno != LinuxAbi.ENOTDIR)) {
                     refusals.add("cannot open " + dir + ", a directory on the way to a protected path: openat: "
-                        + LinuxCalls.describe(errno));
+                        + Errno.text(errno));
                     refusedPaths.add(dir);
                 }
                 // else: a missing protected path below a directory that does not exist yet; its nearest existing
@@ -105,7 +107,7 @@ final class RulePlanner {
             dirFds.put(dir, fd);
             Stat st = LinuxCalls.fstat(fd);
             if (st == null) {
-                refusals.add("cannot stat " + dir + ": statx: " + LinuxCalls.describe(LinuxCalls.errno()));
+                refusals.add("cannot stat " + dir + ": statx: " + Errno.text(LinuxCalls.errno()));
                 refusedPaths.add(dir);
                 continue;
             }
@@ -130,7 +132,7 @@ final class RulePlanner {
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
                 if (pp.kind() != ProtectedPath.Kind.MISSING) {
-                    refusals.add("cannot open protected path " + p + ": openat: " + LinuxCalls.describe(errno));
+                    refusals.add("cannot open protected path " + p + ": openat: " + Errno.text(errno));
                     refusedPaths.add(p);
                 }
                 continue;
@@ -139,7 +141,7 @@ final class RulePlanner {
                 Stat st = LinuxCalls.fstat(fd);
                 if (st == null) {
                     refusals.add("cannot stat protected path " + p + ": statx: "
-                        + LinuxCalls.describe(LinuxCalls.errno()));
+                        + Errno.text(LinuxCalls.errno()));
                     refusedPaths.add(p);
                     continue;
                 }
@@ -172,8 +174,8 @@ final class RulePlanner {
                 int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.OPEN_NAME);
                 if (fd < 0) {
                     int errno = LinuxCalls.errno();
-                    if (errno != LinuxCalls.ENOENT) {
-                        warnings.add("cannot open " + child + " (openat: " + LinuxCalls.describe(errno)
+                    if (errno != LinuxAbi.ENOENT) {
+                        warnings.add("cannot open " + child + " (openat: " + Errno.text(errno)
                             + "): it gets no rule and stays read-only");
                     }
                     continue;
@@ -181,7 +183,7 @@ final class RulePlanner {
                 try {
                     Stat st = LinuxCalls.fstat(fd);
                     if (st == null) {
-                        warnings.add("cannot stat " + child + " (statx: " + LinuxCalls.describe(LinuxCalls.errno())
+                        warnings.add("cannot stat " + child + " (statx: " + Errno.text(LinuxCalls.errno())
                             + "): it gets no rule and stays read-only");
                         continue;
                     }
@@ -217,13 +219,13 @@ final class RulePlanner {
         TreeSet<String> names = new TreeSet<>();
         int fd = LibC.openat(pathFd, LinuxCalls.cString("."), LinuxCalls.OPEN_LIST);
         if (fd < 0) {
-            warnings.add("cannot list " + dir + " (openat: " + LinuxCalls.describe(LinuxCalls.errno())
+            warnings.add("cannot list " + dir + " (openat: " + Errno.text(LinuxCalls.errno())
                 + "): none of its other entries gets a rule, so they stay read-only");
             return List.of();
         }
         Pointer d = LibC.fdopendir(fd);
         if (d == null) {
-            warnings.add("cannot list " + dir + " (fdopendir: " + LinuxCalls.describe(LinuxCalls.errno())
+            warnings.add("cannot list " + dir + " (fdopendir: " + Errno.text(LinuxCalls.errno())
                 + "): none of its other entries gets a rule, so they stay read-only");
             LibC.close(fd);
             return List.of();
@@ -235,7 +237,7 @@ final class RulePlanner {
                 if (ent == null) {
                     int errno = LinuxCalls.errno();
                     if (errno != 0) {
-                        warnings.add("listing " + dir + " stopped (readdir: " + LinuxCalls.describe(errno)
+                        warnings.add("listing " + dir + " stopped (readdir: " + Errno.text(errno)
                             + "): entries not listed get no rule and stay read-only");
                     }
                     break;

@@ -1,17 +1,16 @@
 package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
-import dev.ralon.enforcer.mount.MountStage.LibC;
-import dev.ralon.enforcer.mount.MountStage.StageException;
+import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static dev.ralon.enforcer.mount.MountStage.u16;
-import static dev.ralon.enforcer.mount.MountStage.u32;
-import static dev.ralon.enforcer.mount.MountStage.u64;
+import static dev.ralon.enforcer.mount.Mounts.u16;
+import static dev.ralon.enforcer.mount.Mounts.u32;
+import static dev.ralon.enforcer.mount.Mounts.u64;
 
 /**
  * Descriptors 0, 1 and 2 the command inherits, made unable to reach a writable path through the sandbox's mounts.
@@ -48,39 +47,33 @@ final class StandardDescriptors {
     private static final int F_GETFL = 3;
     private static final int F_SETFL = 4;
     private static final int O_ACCMODE = 3;
-    private static final int O_RDONLY = 0;
     private static final int O_NONBLOCK = 04000;
     private static final int O_NOCTTY = 0400;
     private static final int SEEK_SET = 0;
     private static final int SEEK_CUR = 1;
-    private static final int EBADF = 9;
-    private static final int EACCES = 13;
 
-    private final MountStage stage;
-
-    StandardDescriptors(MountStage stage) {
-        this.stage = stage;
+    private StandardDescriptors() {
     }
 
     /** Makes 0, 1 and 2 safe, or throws (the command is then not started). Run after every bind is in place. */
-    void secure() throws StageException {
+    static void secure() throws StageException {
         for (int fd = 0; fd <= 2; fd++) {
             secure(fd);
         }
     }
 
-    private void secure(int fd) throws StageException {
+    private static void secure(int fd) throws StageException {
         byte[] stx = new byte[256];
         try {
-            LibC.statx(fd, "", MountStage.AT_EMPTY_PATH, MountStage.STATX_TYPE | MountStage.STATX_INO, stx);
+            LibC.statx(fd, "", LinuxAbi.AT_EMPTY_PATH, Mounts.STATX_TYPE | Mounts.STATX_INO, stx);
         } catch (LastErrorException e) {
-            if (e.getErrorCode() == EBADF) {
+            if (e.getErrorCode() == LinuxAbi.EBADF) {
                 return; // closed: nothing to reach
             }
-            throw new StageException("cannot examine " + NAMES[fd] + ": " + stage.err(e) + " (statx)");
+            throw new StageException("cannot examine " + NAMES[fd] + ": " + Mounts.err(e) + " (statx)");
         }
-        int type = u16(stx, 28) & MountStage.S_IFMT;
-        if (type != MountStage.S_IFREG && type != MountStage.S_IFDIR) {
+        int type = u16(stx, 28) & LinuxAbi.S_IFMT;
+        if (type != LinuxAbi.S_IFREG && type != LinuxAbi.S_IFDIR) {
             return;
         }
         String name;
@@ -89,28 +82,28 @@ final class StandardDescriptors {
         } catch (IOException e) {
             throw new StageException("cannot read the name of " + NAMES[fd] + ": " + e.getMessage());
         }
-        if (type == MountStage.S_IFDIR) {
+        if (type == LinuxAbi.S_IFDIR) {
             throw new StageException(NAMES[fd] + " is the directory " + name + ": under the mount backend, lookups"
                     + " through a directory opened before the sandbox pass beside its read-only mounts; refusing"
                     + " (nothing was started)");
         }
         long ino = u64(stx, 32);
-        long dev = MountStage.makedev(u32(stx, 136), u32(stx, 140));
+        long dev = Mounts.makedev(u32(stx, 136), u32(stx, 140));
         int path = reopenPath(name, type, dev, ino);
         if (path < 0) {
             return; // a file no name leads to any more: no protected path is reached through it
         }
         try {
-            if (!readOnlyMount(path, name) || readOnlyMount(fd, name)) {
+            if (!Mounts.readOnlyMount(path, name) || Mounts.readOnlyMount(fd, name)) {
                 return; // not protected, or already on a read-only mount
             }
             int flags = fcntl(fd, F_GETFL, name);
-            if ((flags & O_ACCMODE) != O_RDONLY) {
+            if ((flags & O_ACCMODE) != LinuxAbi.O_RDONLY) {
                 throw new StageException(NAMES[fd] + " is open for writing on " + name + ", which this policy"
                         + " protects: the command could write it through that descriptor; refusing (redirect it"
                         + " elsewhere; nothing was started)");
             }
-            replace(fd, path, O_RDONLY | O_NOCTTY, flags, name);
+            replace(fd, path, LinuxAbi.O_RDONLY | O_NOCTTY, flags, name);
         } finally {
             close(path);
         }
@@ -120,38 +113,26 @@ final class StandardDescriptors {
      * An O_PATH descriptor of {@code name} resolved again in this (the sandbox's) mount namespace, without following a
      * symbolic link anywhere, or -1 when the name no longer leads to the same object.
      */
-    private int reopenPath(String name, int type, long dev, long ino) throws StageException {
+    private static int reopenPath(String name, int type, long dev, long ino) throws StageException {
         if (!name.startsWith("/") || name.endsWith(" (deleted)")) {
             return -1;
         }
-        int root;
-        try {
-            root = LibC.open("/", MountStage.O_PATH | MountStage.O_DIRECTORY | MountStage.O_CLOEXEC);
-        } catch (LastErrorException e) {
-            throw new StageException("cannot open / : " + stage.err(e) + " (open)");
-        }
+        int root = Mounts.openRoot();
         int fd;
         try {
-            Memory how = new Memory(MountStage.OPEN_HOW_SIZE);
-            how.clear();
-            how.setLong(0, MountStage.O_PATH | MountStage.O_NOFOLLOW | MountStage.O_CLOEXEC);
-            how.setLong(16, MountStage.RESOLVE_NO_SYMLINKS | MountStage.RESOLVE_BENEATH);
-            String rel = name.equals("/") ? "." : name.substring(1);
-            fd = (int) LibC.syscall(MountStage.SYS_OPENAT2, root, rel, how, MountStage.OPEN_HOW_SIZE);
+            fd = Mounts.openNoSymlinks(root, name);
         } catch (LastErrorException e) {
             return -1;
         } finally {
             close(root);
         }
-        byte[] stx = new byte[256];
+        boolean same;
         try {
-            LibC.statx(fd, "", MountStage.AT_EMPTY_PATH, MountStage.STATX_TYPE | MountStage.STATX_INO, stx);
-        } catch (LastErrorException e) {
-            close(fd);
-            return -1;
+            same = Mounts.sameObject(fd, name, type, dev, ino);
+        } catch (StageException e) {
+            same = false;
         }
-        if ((u16(stx, 28) & MountStage.S_IFMT) != type || u64(stx, 32) != ino
-                || MountStage.makedev(u32(stx, 136), u32(stx, 140)) != dev) {
+        if (!same) {
             close(fd);
             return -1;
         }
@@ -163,14 +144,14 @@ final class StandardDescriptors {
      * descriptor itself when it cannot be opened so), in place of {@code fd}, at the same offset and with O_NONBLOCK as
      * {@code fd} had it.
      */
-    private void replace(int fd, int path, int openFlags, int oldFlags, String name) throws StageException {
+    private static void replace(int fd, int path, int openFlags, int oldFlags, String name) throws StageException {
         int fresh;
         try {
             // Opening /proc/self/fd/N of an O_PATH descriptor opens that very object through its (new) mount.
-            fresh = LibC.open("/proc/self/fd/" + path, openFlags | MountStage.O_CLOEXEC);
+            fresh = LibC.open("/proc/self/fd/" + path, openFlags | LinuxAbi.O_CLOEXEC);
         } catch (LastErrorException e) {
-            if (e.getErrorCode() != EACCES) {
-                throw new StageException("cannot reopen " + NAMES[fd] + " (" + name + "): " + stage.err(e) + " (open)");
+            if (e.getErrorCode() != LinuxAbi.EACCES) {
+                throw new StageException("cannot reopen " + NAMES[fd] + " (" + name + "): " + Mounts.err(e) + " (open)");
             }
             fresh = -1; // no longer readable by this user: the O_PATH descriptor, on the read-only mount, stands in
         }
@@ -189,7 +170,7 @@ final class StandardDescriptors {
             }
             LibC.dup3(source, fd, 0); // without O_CLOEXEC: it must survive the exec
         } catch (LastErrorException e) {
-            throw new StageException("cannot replace " + NAMES[fd] + " (" + name + "): " + stage.err(e) + " (dup3)");
+            throw new StageException("cannot replace " + NAMES[fd] + " (" + name + "): " + Mounts.err(e) + " (dup3)");
         } finally {
             if (fresh >= 0) {
                 close(fresh);
@@ -197,29 +178,15 @@ final class StandardDescriptors {
         }
     }
 
-    private boolean readOnlyMount(int fd, String name) throws StageException {
-        byte[] sfs = new byte[120];
-        try {
-            LibC.fstatfs(fd, sfs);
-        } catch (LastErrorException e) {
-            throw new StageException("cannot examine the mount of " + name + ": " + stage.err(e) + " (fstatfs)");
-        }
-        return (u64(sfs, 80) & MountStage.ST_RDONLY) != 0; // struct statfs: f_flags at offset 80 on 64-bit Linux
-    }
-
-    private int fcntl(int fd, int cmd, String name) throws StageException {
+    private static int fcntl(int fd, int cmd, String name) throws StageException {
         try {
             return LibC.fcntl(fd, cmd, 0);
         } catch (LastErrorException e) {
-            throw new StageException("cannot read the flags of " + name + ": " + stage.err(e) + " (fcntl)");
+            throw new StageException("cannot read the flags of " + name + ": " + Mounts.err(e) + " (fcntl)");
         }
     }
 
     private static void close(int fd) {
-        try {
-            LibC.close(fd);
-        } catch (LastErrorException ignored) {
-            // an O_PATH or read-only descriptor of ours: nothing to lose
-        }
+        Mounts.close(fd); // an O_PATH or read-only descriptor of ours: nothing to lose
     }
 }

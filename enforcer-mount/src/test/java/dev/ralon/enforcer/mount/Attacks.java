@@ -1,5 +1,6 @@
 package dev.ralon.enforcer.mount;
 
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Memory;
@@ -87,8 +88,8 @@ public final class Attacks {
         attempt(p + "setattr", () -> {
             Memory attr = new Memory(32);
             attr.clear();
-            attr.setLong(8, MountStage.MOUNT_ATTR_RDONLY); // attr_clr
-            tryQuietly(() -> libc.syscall(MountStage.SYS_MOUNT_SETATTR, AT_FDCWD, p + "setattr.txt", 0, attr, 32L));
+            attr.setLong(8, Mounts.MOUNT_ATTR_RDONLY); // attr_clr
+            tryQuietly(() -> libc.syscall(LinuxAbi.SYS_MOUNT_SETATTR, AT_FDCWD, p + "setattr.txt", 0, attr, 32L));
             append(AT_FDCWD, p + "setattr.txt");
         });
         // A non-recursive clone of the project directory would not carry the read-only binds beneath it: the kernel
@@ -96,8 +97,8 @@ public final class Attacks {
         attempt(p + "clone", () -> {
             int tree = -1;
             try {
-                tree = (int) libc.syscall(MountStage.SYS_OPEN_TREE, AT_FDCWD, cwd.toString(),
-                        MountStage.OPEN_TREE_CLONE | MountStage.OPEN_TREE_CLOEXEC);
+                tree = (int) libc.syscall(LinuxAbi.SYS_OPEN_TREE, AT_FDCWD, cwd.toString(),
+                        Mounts.OPEN_TREE_CLONE | Mounts.OPEN_TREE_CLOEXEC);
                 System.out.println(p + "clone: open_tree succeeded");
             } catch (LastErrorException e) {
                 System.out.println(p + "clone: open_tree refused: errno " + e.getErrorCode());
@@ -108,14 +109,14 @@ public final class Attacks {
         attempt(p + "clonerw", () -> {
             int tree = -1;
             try {
-                tree = (int) libc.syscall(MountStage.SYS_OPEN_TREE, AT_FDCWD, cwd.toString(),
-                        MountStage.OPEN_TREE_CLONE | MountStage.OPEN_TREE_CLOEXEC | MountStage.AT_RECURSIVE);
+                tree = (int) libc.syscall(LinuxAbi.SYS_OPEN_TREE, AT_FDCWD, cwd.toString(),
+                        Mounts.OPEN_TREE_CLONE | Mounts.OPEN_TREE_CLOEXEC | LinuxAbi.AT_RECURSIVE);
                 Memory attr = new Memory(32);
                 attr.clear();
-                attr.setLong(8, MountStage.MOUNT_ATTR_RDONLY);
+                attr.setLong(8, Mounts.MOUNT_ATTR_RDONLY);
                 int t = tree;
-                tryQuietly(() -> libc.syscall(MountStage.SYS_MOUNT_SETATTR, t, "",
-                        MountStage.AT_EMPTY_PATH | MountStage.AT_RECURSIVE, attr, 32L));
+                tryQuietly(() -> libc.syscall(LinuxAbi.SYS_MOUNT_SETATTR, t, "",
+                        LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE, attr, 32L));
             } catch (LastErrorException e) {
                 System.out.println(p + "clonerw: open_tree refused: errno " + e.getErrorCode());
             }

@@ -1,5 +1,6 @@
 package dev.ralon.enforcer.mount;
 
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Enforcers;
@@ -56,7 +57,7 @@ class MountEnforcerTest {
 
     @Test
     void diagnosesOldUnshare() {
-        Probe p = MountEnforcer.diagnose("unshare: unrecognized option '--map-user=0'\nTry 'unshare --help'",
+        Probe p = MountProbe.diagnose("unshare: unrecognized option '--map-user=0'\nTry 'unshare --help'",
                 Path.of("/usr/bin/unshare"));
         assertFalse(p.available());
         assertTrue(p.detail().contains("--map-user"), p.detail());
@@ -65,10 +66,10 @@ class MountEnforcerTest {
 
     @Test
     void kernelVersionParsing() {
-        assertTrue(MountEnforcer.kernelAtLeast("6.18.0-1-amd64", 5, 12));
-        assertTrue(MountEnforcer.kernelAtLeast("5.12.0", 5, 12));
-        assertFalse(MountEnforcer.kernelAtLeast("5.11.22", 5, 12));
-        assertFalse(MountEnforcer.kernelAtLeast("garbage", 5, 12));
+        assertTrue(MountProbe.kernelAtLeast("6.18.0-1-amd64", 5, 12));
+        assertTrue(MountProbe.kernelAtLeast("5.12.0", 5, 12));
+        assertFalse(MountProbe.kernelAtLeast("5.11.22", 5, 12));
+        assertFalse(MountProbe.kernelAtLeast("garbage", 5, 12));
     }
 
     @Test
@@ -146,22 +147,22 @@ class MountEnforcerTest {
 
     @Test
     void planFileRoundTripsAndCarriesNoNul() {
-        var plan = new MountStage.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare",
-                List.of(new MountStage.Entry(MountStage.Op.WAY, "/home", MountStage.S_IFDIR, 2049, 2),
-                        new MountStage.Entry(MountStage.Op.READONLY, "/home/u/p q\nr/ä.txt", MountStage.S_IFREG, 2049,
+        var plan = new PlanFile.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare",
+                List.of(new PlanFile.Entry(PlanFile.Op.WAY, "/home", LinuxAbi.S_IFDIR, 2049, 2),
+                        new PlanFile.Entry(PlanFile.Op.READONLY, "/home/u/p q\nr/ä.txt", LinuxAbi.S_IFREG, 2049,
                                 1234567890123L)));
-        assertEquals(plan, MountStage.decode(MountStage.encode(plan)));
-        assertNotEquals(MountStage.sha256(new byte[] {1}), MountStage.sha256(new byte[] {2}));
+        assertEquals(plan, PlanFile.decode(PlanFile.encode(plan)));
+        assertNotEquals(PlanFile.sha256(new byte[] {1}), PlanFile.sha256(new byte[] {2}));
     }
 
     @Test
     void jvmOptionVariablesSkipTheStageButReachTheCommand() {
         Map<String, String> user = Map.of("JAVA_TOOL_OPTIONS", "-Dx=1", "PATH", "/bin", "_JAVA_OPTIONS", "-Dy");
-        Map<String, String> stage = MountEnforcer.stageEnvironment(user, "1024");
+        Map<String, String> stage = StageEnvironment.forStage(user, "1024");
         assertFalse(stage.containsKey("JAVA_TOOL_OPTIONS"));
         assertFalse(stage.containsKey("_JAVA_OPTIONS"));
         assertEquals("1024", stage.get("RALON_ORIG_NOFILE"));
-        Map<String, String> back = MountStage.commandEnvironment(stage);
+        Map<String, String> back = StageEnvironment.forCommand(stage);
         back.remove("RALON_ORIG_NOFILE");
         assertEquals(user, back);
     }
@@ -171,9 +172,9 @@ class MountEnforcerTest {
     void theStageRunsUnderCUtf8AndTheCommandGetsTheUsersLocaleBack() {
         for (Map<String, String> user : List.of(Map.of("PATH", "/bin"), Map.of("PATH", "/bin", "LC_ALL", "C"),
                 Map.of("LC_ALL", "POSIX", "LANG", "C"))) {
-            Map<String, String> stage = MountEnforcer.stageEnvironment(user, null);
+            Map<String, String> stage = StageEnvironment.forStage(user, null);
             assertEquals("C.UTF-8", stage.get("LC_ALL"), stage.toString());
-            assertEquals(user, MountStage.commandEnvironment(stage));
+            assertEquals(user, StageEnvironment.forCommand(stage));
         }
     }
 
@@ -183,14 +184,14 @@ class MountEnforcerTest {
         String saved = System.getProperty("java.io.tmpdir");
         System.setProperty("java.io.tmpdir", tmp.toString());
         try {
-            byte[] bytes = MountStage.encode(new MountStage.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
-            Path a = MountEnforcer.writePlanFile(bytes);
-            Path b = MountEnforcer.writePlanFile(bytes);
+            byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+            Path a = PlanFile.write(bytes);
+            Path b = PlanFile.write(bytes);
             assertNotEquals(a, b);
             assertEquals(tmp, a.getParent());
             assertEquals(List.of(bytes.length, bytes.length), List.of(Files.readAllBytes(a).length,
                     Files.readAllBytes(b).length));
-            assertEquals(MountStage.sha256(bytes), MountStage.sha256(Files.readAllBytes(a)));
+            assertEquals(PlanFile.sha256(bytes), PlanFile.sha256(Files.readAllBytes(a)));
             assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
             assertTrue(Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS));
@@ -203,9 +204,9 @@ class MountEnforcerTest {
     @Test
     void tamperedPlanFileIsRefused() throws Exception {
         Path plan = tmp.resolve("p.plan");
-        byte[] bytes = MountStage.encode(new MountStage.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
         Files.write(plan, bytes);
-        String hash = MountStage.sha256(bytes);
+        String hash = PlanFile.sha256(bytes);
         Files.writeString(plan, "evil", java.nio.file.StandardOpenOption.APPEND);
         Path marker = tmp.resolve("ran");
         var r = SandboxKit.run(List.of(SandboxKit.java(), "-cp", System.getProperty("java.class.path"),

@@ -1,8 +1,6 @@
 package dev.ralon.enforcer.spi.exec;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 
 import java.io.IOException;
@@ -53,40 +51,11 @@ public final class Exec {
     private static final int SIG_SETMASK = 2;              // <bits/sigaction.h>
     private static final int SIGSET_BYTES = 128;           // glibc sigset_t is 1024 bits
     private static final int RLIMIT_NOFILE = 7;            // <asm-generic/resource.h>
-    private static final long SYS_CLOSE_RANGE = 436;       // same number on x86_64 and aarch64 (unified table)
     private static final int CLOSE_RANGE_CLOEXEC = 1 << 2; // <linux/close_range.h>
     private static final int F_SETFD = 2;
     private static final int FD_CLOEXEC = 1;
-    private static final int ENOEXEC = 8;                  // asm-generic/errno-base.h
     /** The shell execvp(3) falls back to (glibc _PATH_BSHELL). */
     static final String BOURNE_SHELL = "/bin/sh";
-
-    /**
-     * Direct-mapped libc (JNA direct mapping: no proxy, no method-handle classes spun on first call; measured ~15 ms of
-     * every `ralon run` with the interface mapping it replaces). Direct mapping takes no String[] and no varargs:
-     * argv and envp are {@link StringArray}s (NULL-terminated char* arrays), and syscall(2), variadic in C, gets every
-     * argument as a 64-bit long, which is what the kernel reads on x86_64 and aarch64.
-     */
-    static final class LibC {
-        static {
-            Native.register(LibC.class, "c");
-        }
-
-        private LibC() {
-        }
-
-        static native int execve(String path, Pointer argv, Pointer envp) throws LastErrorException;
-
-        static native int pthread_sigmask(int how, byte[] set, byte[] oldset);
-
-        static native int getrlimit(int resource, long[] rlim) throws LastErrorException;
-
-        static native int setrlimit(int resource, long[] rlim) throws LastErrorException;
-
-        static native long syscall(long number, long a1, long a2, long a3) throws LastErrorException;
-
-        static native int fcntl(int fd, int cmd, int arg) throws LastErrorException;
-    }
 
     private Exec() {
     }
@@ -117,8 +86,8 @@ public final class Exec {
             LibC.execve(executable.toString(), new StringArray(argv.toArray(new String[0])), envArray);
             throw new ExecException("cannot execute " + executable + ": execve returned");
         } catch (LastErrorException e) {
-            if (e.getErrorCode() != ENOEXEC) {
-                throw new ExecException("cannot execute " + executable + ": " + errnoText(e));
+            if (e.getErrorCode() != LinuxAbi.ENOEXEC) {
+                throw new ExecException("cannot execute " + executable + ": " + Errno.text(e));
             }
         }
         try {
@@ -126,7 +95,7 @@ public final class Exec {
             throw new ExecException("cannot execute " + executable + " with " + BOURNE_SHELL + ": execve returned");
         } catch (LastErrorException e) {
             throw new ExecException("cannot execute " + executable + " (not a binary, no #!) with " + BOURNE_SHELL
-                    + ": " + errnoText(e));
+                    + ": " + Errno.text(e));
         }
     }
 
@@ -161,13 +130,13 @@ public final class Exec {
                 LibC.setrlimit(RLIMIT_NOFILE, lim);
             }
         } catch (LastErrorException e) {
-            throw new ExecException("cannot restore RLIMIT_NOFILE to " + recorded + ": " + errnoText(e));
+            throw new ExecException("cannot restore RLIMIT_NOFILE to " + recorded + ": " + Errno.text(e));
         }
     }
 
     private static void markDescriptorsCloseOnExec() throws ExecException {
         try {
-            LibC.syscall(SYS_CLOSE_RANGE, 3, 0xFFFFFFFFL, CLOSE_RANGE_CLOEXEC); // ~0U: the last fd
+            LibC.syscall(LinuxAbi.SYS_CLOSE_RANGE, 3, 0xFFFFFFFFL, CLOSE_RANGE_CLOEXEC); // ~0U: the last fd
             return;
         } catch (LastErrorException e) {
             // ENOSYS (kernel < 5.11) or EINVAL (flag unknown before 5.11): fall back to /proc/self/fd
@@ -189,12 +158,5 @@ public final class Exec {
                 }
             }
         }
-    }
-
-    static String errnoText(LastErrorException e) {
-        String m = e.getMessage();
-        // JNA formats "[errno] text"
-        int close = m == null ? -1 : m.indexOf(']');
-        return close >= 0 ? m.substring(close + 1).trim() + " (errno " + e.getErrorCode() + ")" : String.valueOf(m);
     }
 }

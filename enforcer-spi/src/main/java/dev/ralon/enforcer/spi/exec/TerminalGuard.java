@@ -1,6 +1,5 @@
 package dev.ralon.enforcer.spi.exec;
 
-import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -64,11 +63,6 @@ public final class TerminalGuard {
     static final int SECCOMP_RET_KILL_PROCESS = 0x80000000;
     static final int SECCOMP_RET_ERRNO = 0x00050000;
     static final int SECCOMP_RET_ALLOW = 0x7FFF0000;
-    static final int EPERM = 1;
-    static final int EACCES = 13;
-    // include/uapi/linux/prctl.h
-    static final int PR_SET_SECCOMP = 22;
-    static final int PR_SET_NO_NEW_PRIVS = 38;
     static final int SECCOMP_MODE_FILTER = 2;
 
     // include/uapi/linux/bpf_common.h / filter.h
@@ -81,17 +75,6 @@ public final class TerminalGuard {
     private static final int OFF_ARCH = 4;
     /** args[1] is at 24; its low 32 bits come first on a little-endian machine, second on a big-endian one. */
     private static final int OFF_ARG1_LOW = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 24 : 28;
-
-    static final class LibC {
-        static {
-            Native.register(LibC.class, "c");
-        }
-
-        private LibC() {
-        }
-
-        static native int prctl(int option, long arg2, long arg3, long arg4, long arg5) throws LastErrorException;
-    }
 
     private TerminalGuard() {
     }
@@ -108,23 +91,27 @@ public final class TerminalGuard {
         fprog.setShort(0, (short) (filter.size() / 8));
         fprog.setPointer(8, filter);
         try {
-            try {
-                LibC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, Pointer.nativeValue(fprog), 0, 0);
-            } catch (LastErrorException e) {
-                if (e.getErrorCode() != EACCES) {
-                    throw e;
+            long prog = Pointer.nativeValue(fprog);
+            if (LibC.prctl(LinuxAbi.PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0) {
+                int errno = Native.getLastError();
+                if (errno != LinuxAbi.EACCES) {
+                    throw refused(errno);
                 }
                 // no CAP_SYS_ADMIN in this user namespace: the kernel requires no_new_privs (seccomp(2))
-                LibC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                LibC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, Pointer.nativeValue(fprog), 0, 0);
+                if (LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                        || LibC.prctl(LinuxAbi.PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0) {
+                    throw refused(Native.getLastError());
+                }
             }
-        } catch (LastErrorException e) {
-            throw new ExecException("cannot block terminal injection (TIOCSTI) with a seccomp filter: "
-                    + Exec.errnoText(e) + "; refusing to start the command");
         } finally {
             java.lang.ref.Reference.reachabilityFence(filter);
             java.lang.ref.Reference.reachabilityFence(fprog);
         }
+    }
+
+    private static ExecException refused(int errno) {
+        return new ExecException("cannot block terminal injection (TIOCSTI) with a seccomp filter: "
+                + Errno.text(errno) + "; refusing to start the command");
     }
 
     /** The filter as the kernel reads it: 8 bytes per instruction, in the machine's byte order. */
@@ -179,7 +166,7 @@ public final class TerminalGuard {
                 jeq(15, TIOCSTI, deny, 16),
                 jeq(16, TIOCLINUX, deny, allow),
                 ret(SECCOMP_RET_ALLOW),
-                ret(SECCOMP_RET_ERRNO | EPERM),
+                ret(SECCOMP_RET_ERRNO | LinuxAbi.EPERM),
         };
     }
 

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TerminalGuardProgramTest {
     static final int ALLOW = TerminalGuard.SECCOMP_RET_ALLOW;
-    static final int DENY = TerminalGuard.SECCOMP_RET_ERRNO | TerminalGuard.EPERM;
+    static final int DENY = TerminalGuard.SECCOMP_RET_ERRNO | LinuxAbi.EPERM;
     static final int KILL = TerminalGuard.SECCOMP_RET_KILL_PROCESS;
 
     /** struct seccomp_data { int nr; u32 arch; u64 ip; u64 args[6]; } in the machine's byte order. */

@@ -1,0 +1,118 @@
+package dev.ralon.enforcer.mount;
+
+import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.EnforcementException;
+import dev.ralon.enforcer.spi.Launch;
+import dev.ralon.enforcer.spi.Plan;
+import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.enforcer.spi.exec.LibC;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The mount backend's launch: the plan file written, and the exec chain {@code unshare ... java MountStage ... -- CMD}. */
+final class MountLaunch {
+    /**
+     * JVM options for the stage: {@code ralon_vm} of the launcher (cli/src/main/launcher/ralon.sh), which the archive or
+     * AOT cache was made with, then its logging options: JVM warnings go to stderr, never into the command's stdout, and
+     * the JVM's report of an archive it could not use is off.
+     */
+    static final List<String> STAGE_JVM_OPTIONS = List.of(
+            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xss1m",
+            "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
+    /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
+    static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
+    /** System properties of the host JVM passed on to the stage JVM (where JNA unpacks and finds its library). */
+    static final List<String> STAGE_PROPERTIES = List.of("jna.tmpdir", "java.io.tmpdir", "jna.boot.library.path",
+            "jna.nosys", "jna.nounpack", "jna.library.path", "jna.platform.library.path");
+
+    private MountLaunch() {
+    }
+
+    /**
+     * Writes the plan to a private temporary file ({@link PlanFile}: 0600, read and deleted by the stage, its SHA-256
+     * in the stage's argv) and returns the exec chain.
+     */
+    static Launch prepare(Plan plan, Command command, MountProbe probe) throws EnforcementException {
+        if (!"mount".equals(plan.backend()) || !plan.hasPayload(MountEnforcer.Payload.class)) {
+            throw new EnforcementException("the mount backend was given a plan it did not make");
+        }
+        MountEnforcer.Payload payload = plan.payload(MountEnforcer.Payload.class);
+        Probe p = probe.probe();
+        Path unshare = probe.unshare();
+        if (!p.available() || unshare == null) {
+            throw new EnforcementException("the mount backend is not available: " + p.detail());
+        }
+        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(LibC.getuid(), LibC.getgid(), command.cwd().toString(),
+                unshare.toString(), payload.entries()));
+        Path file;
+        try {
+            file = PlanFile.write(bytes);
+            // Removed by the stage once read; if the host's execve fails instead, the JVM exits normally and this
+            // removes it (after a successful execve no JVM shutdown hook runs: the process image is gone).
+            file.toFile().deleteOnExit();
+        } catch (IOException e) {
+            throw new EnforcementException("cannot write the mount plan to a temporary file: " + e.getMessage());
+        }
+        List<String> argv = new ArrayList<>();
+        argv.add(unshare.toString());
+        argv.addAll(List.of("--user", "--map-root-user", "--mount", "--propagation", "private", "--"));
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        argv.addAll(STAGE_JVM_OPTIONS);
+        String archive = System.getProperty(CDS_ARCHIVE_PROPERTY);
+        if (archive != null && System.getProperty("java.vm.info", "").contains("sharing")) {
+            // The launcher's archive, which this JVM mapped: the stage runs the same jar (same class path, below), so
+            // it maps it too (docs/performance.md). -Xshare:auto: were it unusable, the stage runs without it. On JDK
+            // 25+ it is an AOT cache (.aot, see ralon.sh), whose report of a mismatch is silenced as the launcher does.
+            // -Xshare:auto is refused beside -XX:AOTCache (whose default AOTMode=auto is the same rule).
+            if (archive.endsWith(".aot")) {
+                argv.add("-XX:AOTCache=" + archive);
+                argv.add("-Xlog:aot*=off:stderr");
+            } else {
+                argv.add("-Xshare:auto");
+                argv.add("-XX:SharedArchiveFile=" + archive);
+            }
+        } else {
+            argv.add("-Xshare:auto");
+        }
+        if (Runtime.version().feature() >= 22) {
+            // JEP 454 (Java 22+) warns on stderr when JNA calls System.load without this; Java 17 rejects the option.
+            argv.add("--enable-native-access=ALL-UNNAMED");
+        }
+        for (String prop : STAGE_PROPERTIES) {
+            String v = System.getProperty(prop);
+            if (v != null) {
+                argv.add("-D" + prop + "=" + v);
+            }
+        }
+        // JNA's NativeLibrary class initialiser forks "/sbin/ldconfig -p" to build a library search path unless
+        // jna.platform.library.path is set (measured: one fork+exec, 30-300 ms of the stage's start). The stage only
+        // loads libc, which JNA opens as libc.so.6 through the dynamic loader without that search path.
+        if (System.getProperty("jna.platform.library.path") == null) {
+            argv.add("-Djna.platform.library.path=/lib:/usr/lib");
+        }
+        argv.add("-cp");
+        argv.add(absoluteClasspath(System.getProperty("java.class.path")));
+        argv.add(MountStage.class.getName());
+        argv.add(file.toString());
+        argv.add(PlanFile.sha256(bytes));
+        argv.add("--");
+        argv.add(command.executable().toString());
+        argv.addAll(command.argv().subList(1, command.argv().size()));
+        return new Launch(unshare, argv, StageEnvironment.forStage(command.env(), System.getenv(Exec.ORIG_NOFILE_ENV)));
+    }
+
+    private static String absoluteClasspath(String cp) {
+        List<String> out = new ArrayList<>();
+        for (String entry : cp.split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                out.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        return String.join(File.pathSeparator, out);
+    }
+}
