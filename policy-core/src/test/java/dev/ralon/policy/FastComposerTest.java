@@ -157,7 +157,7 @@ class FastComposerTest {
 
     @Test
     void implicitTagsAreTheResolvers() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("FastComposerTest.implicitTagsAreTheResolvers");
         Random rnd = new Random(seed);
         Resolver resolver = new Resolver();
         int answered = 0;
@@ -191,7 +191,7 @@ class FastComposerTest {
 
     @Test
     void generatedDocumentsComposeAsSnakeYamlComposesThem() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("FastComposerTest.generatedDocumentsComposeAsSnakeYamlComposesThem");
         Random rnd = new Random(seed);
         int answered = 0;
         for (int i = 0; i < 3000; i++) {
