@@ -40,6 +40,9 @@ final class KitRun {
 
         /** For program attacks: the other path (a scratch file or directory in FREE). */
         Path other(Path free) {
+            if ("exchange-aside".equals(attack.operation())) {
+                return target.resolveSibling("xa-" + id); // an unprotected file of the protected file's directory
+            }
             return free.resolve((attack.watchesWay() ? "xw-" : "x-") + id);
         }
 
@@ -188,6 +191,14 @@ final class KitRun {
         write(free.resolve("evil"), "pwned evil\n");
         write(free.resolve("existing.txt"), "unprotected\n");
         write(proj.resolve("c/ok-next/w/target.txt"), "original ok-next\n");
+        // ordinary work the run must not stop (or, in a create-restricted directory, must stop: the plan says which)
+        write(proj.resolve("c/ok-next/w/notes.txt"), "notes\n");
+        write(proj.resolve("c/ok-next/w/notes2.txt"), "notes2\n");
+        write(proj.resolve("c/ok-next/sibling.txt"), "sibling\n");
+        for (String f : List.of("movable", "linkable", "crossing", "removable")) {
+            write(free.resolve("a").resolve(f), f + "\n");
+        }
+        Files.createDirectories(free.resolve("b"));
         StringBuilder lock = new StringBuilder("version: 1\nprotect:\n  - c/**/*.pem\n  - c/ok-next/w/target.txt\n");
         for (Case c : cases) {
             Path rel = proj.relativize(c.target());
@@ -222,7 +233,7 @@ final class KitRun {
                 }
                 default -> throw new IllegalStateException();
             }
-            if (c.program() && c.attack().program().equals("exchange")) {
+            if (c.program() && List.of("exchange", "exchange-aside").contains(c.attack().operation())) {
                 Path other = c.other(free);
                 if (c.attack().watchesWay() || c.kind() == PathKind.DIRECTORY) {
                     write(other.resolve("planted.txt"), "pwned " + c.id() + "\n");
@@ -292,7 +303,14 @@ final class KitRun {
         s.append("echo ok > c/ok-next/w/new.txt 2>>\"$LOG\"; echo \"RESULT ok-create-next-to-protected $?\"\n");
         s.append("cat c/ok-next/w/target.txt agent.lock > \"$F/read-copy\"; echo \"RESULT ok-read-protected $?\"\n");
         s.append("git status --porcelain > \"$F/git-status.out\" 2>>\"$LOG\"; echo \"RESULT ok-git-status $?\"\n");
+        // who and where the command is: the user, the working directory, the environment, the descriptor limit
+        s.append("id -u > \"$F/id-uid\"; id -g > \"$F/id-gid\"; /bin/pwd > \"$F/id-pwd\"; ulimit -n > \"$F/id-nofile\"\n");
+        s.append("printf '%s' \"$RALON_KIT_MARKER\" > \"$F/id-marker\"; printf '%s' \"$JAVA_TOOL_OPTIONS\" > \"$F/id-jto\"\n");
+        for (String[] w : WORK) {
+            s.append("( ").append(w[1]).append(" ) >>\"$LOG\" 2>&1 </dev/null; echo \"RESULT ").append(w[0]).append(" $?\"\n");
+        }
         List<Case> batchProgram = new ArrayList<>();
+        List<Case> batchUserns = new ArrayList<>();
         List<Case> policy = new ArrayList<>();
         List<Case> later = new ArrayList<>();
         for (Case c : cases) {
@@ -301,7 +319,7 @@ final class KitRun {
             } else if (c.kind() == PathKind.POLICY) {
                 policy.add(c);
             } else if (c.program()) {
-                batchProgram.add(c);
+                (c.attack().inUserNamespace() ? batchUserns : batchProgram).add(c);
             } else if (c.attack().watchesWay()) {
                 later.add(c);
             } else {
@@ -310,6 +328,9 @@ final class KitRun {
         }
         if (!batchProgram.isEmpty()) {
             programLine(s, batchProgram, kitClasspathFile);
+        }
+        if (!batchUserns.isEmpty()) {
+            programLine(s, batchUserns, kitClasspathFile);
         }
         for (Case c : later) {
             shellCase(s, c);
@@ -332,6 +353,25 @@ final class KitRun {
         return s.toString();
     }
 
+    /**
+     * Ordinary work beside the attacks: id, shell command. {@code ok-next-*} and {@code ok-way-mkdir} act in
+     * directories a backend may list as create-restricted (the protected file's directory c/ok-next/w and its parent):
+     * there they must be refused, elsewhere they must work ({@link ConformanceKit}'s checks read the plan).
+     */
+    static final String[][] WORK = {
+        {"ok-mkdir-deep", "mkdir -p \"$F/new/dir\" && echo ok > \"$F/new/dir/file\""},
+        {"ok-mv-between", "mv \"$F/a/movable\" \"$F/b/movable\""},
+        {"ok-ln-between", "ln \"$F/a/linkable\" \"$F/b/linkable\""},
+        {"ok-mv-out-of-project", "mv \"$F/a/crossing\" \"$HOME/crossing\""},
+        {"ok-rm-unprotected", "rm \"$F/a/removable\""},
+        {"ok-write-in-ancestor", "echo more >> c/ok-next/sibling.txt"},
+        {"ok-way-mkdir", "mkdir c/ok-next/newdir && echo ok > c/ok-next/newdir/f"},
+        {"ok-next-mkdir", "mkdir c/ok-next/w/newdir"},
+        {"ok-next-rename", "mv c/ok-next/w/notes.txt c/ok-next/w/notes.bak"},
+        {"ok-next-move-out", "mv c/ok-next/w/notes2.txt \"$F/notes2.txt\""},
+        {"ok-next-via-link", "ln -s \"$P/c/ok-next/w\" \"$F/up\" && echo ok > \"$F/up/via-link.txt\""},
+    };
+
     private void shellCase(StringBuilder s, Case c) {
         s.append("printf '== %s\\n' ").append(c.id()).append(" >>\"$LOG\"\n");
         s.append("( T=").append(q(c.target())).append("; W=").append(q(c.way())).append("; R=")
@@ -340,15 +380,26 @@ final class KitRun {
                 .append(c.id()).append(" $?\"\n");
     }
 
+    /** One attack program for all of {@code cs}, which are all made in a nested user namespace or none is. */
     private void programLine(StringBuilder s, List<Case> cs, Path kitClasspathFile) {
-        List<String> cmd = new ArrayList<>(javaCommand(home, "dev.ralon.conformance.attack.AttackProgram"));
+        List<String> cmd = new ArrayList<>();
+        if (cs.get(0).attack().inUserNamespace()) {
+            cmd.addAll(List.of("unshare", "-Ur", "-m"));
+        }
+        cmd.addAll(javaCommand(home, "dev.ralon.conformance.attack.AttackProgram"));
         for (Case c : cs) {
-            cmd.add(c.attack().program());
+            String op = c.attack().operation();
+            cmd.add(op);
             cmd.add(c.id());
             cmd.add(c.attacked().toString());
-            String op = c.attack().program();
-            cmd.add(op.equals("copy-file-range") ? free.resolve("evil").toString()
-                    : op.equals("open-by-handle") ? free.toString() : c.other(free).toString());
+            cmd.add(switch (op) {
+                case "copy-file-range" -> free.resolve("evil").toString();
+                case "open-by-handle" -> free.toString();
+                case "open-by-handle-dir" -> "/"; // the root mount: not the protected path's own
+                case "open-tree-clone", "open-tree-clone-rw" -> proj.toString();
+                case "setattr-write" -> c.protectedRoot().toString();
+                default -> c.other(free).toString();
+            });
         }
         StringBuilder line = new StringBuilder();
         for (String part : cmd) {
@@ -401,6 +452,9 @@ final class KitRun {
         String policyLost = null; // set once an earlier breach replaced agent.lock (its mount in the sandbox is gone)
         long pid = -1;
 
+        // RLIMIT_NOFILE as a plain child of this JVM, as this user, has it: the command must get the same soft limit
+        String nofile = run(asUser(List.of("/bin/sh", "-c", "ulimit -n")), 30);
+        String expectedNofile = nofile == null ? "(unknown)" : nofile.strip();
         // A process of the same user, started plainly outside any sandbox, for the /proc/PID/root attack.
         Process outside = new ProcessBuilder(asUser(List.of("/bin/sleep", "600"))).start();
         List<String> cmd = new ArrayList<>();
@@ -418,6 +472,10 @@ final class KitRun {
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().remove("_JAVA_OPTIONS");
         pb.environment().remove("RALON_ORIG_NOFILE");
+        // reach the command unchanged (a harmless JVM option: the JVMs on the way pick it up too)
+        pb.environment().put("RALON_KIT_MARKER", "kit marker");
+        pb.environment().put("JAVA_TOOL_OPTIONS", "-Dralon.kit.marker=1");
+        KitLocale.apply(pb.environment()); // as the launcher does: a UTF-8 JVM, the user's locale for the command
         StringBuilder output = new StringBuilder();
         int exit;
         Process p = pb.start();
@@ -499,6 +557,26 @@ final class KitRun {
         sanity.put("read-copy", readOrNull(free.resolve("read-copy")));
         sanity.put("read-expected", "original ok-next\n" + policyText);
         sanity.put("git-status", readOrNull(free.resolve("git-status.out")));
+        for (String id : List.of("uid", "gid", "pwd", "nofile", "marker", "jto")) {
+            String v = readOrNull(free.resolve("id-" + id));
+            sanity.put("id-" + id, v == null ? null : v.strip());
+        }
+        sanity.put("expected-nofile", expectedNofile);
+        sanity.put("expected-gid", Integer.toString(uid == currentUid() ? currentGid() : uid));
+        sanity.put("expected-pwd", proj.toString());
+        // what the work left, seen from outside
+        sanity.put("seen-ok-mkdir-deep", readOrNull(free.resolve("new/dir/file")));
+        sanity.put("seen-ok-mv-between", String.valueOf(exists(free.resolve("b/movable")) && !exists(free.resolve("a/movable"))));
+        sanity.put("seen-ok-ln-between", String.valueOf(exists(free.resolve("b/linkable"))));
+        sanity.put("seen-ok-mv-out-of-project", String.valueOf(exists(home.resolve("crossing"))));
+        sanity.put("seen-ok-rm-unprotected", String.valueOf(!exists(free.resolve("a/removable"))));
+        sanity.put("seen-ok-write-in-ancestor", String.valueOf("sibling\nmore\n".equals(readOrNull(proj.resolve("c/ok-next/sibling.txt")))));
+        sanity.put("seen-ok-way-mkdir", String.valueOf(exists(proj.resolve("c/ok-next/newdir/f"))));
+        sanity.put("seen-ok-next-mkdir", String.valueOf(exists(proj.resolve("c/ok-next/w/newdir"))));
+        sanity.put("seen-ok-next-rename", String.valueOf(exists(proj.resolve("c/ok-next/w/notes.bak"))
+                || !exists(proj.resolve("c/ok-next/w/notes.txt"))));
+        sanity.put("seen-ok-next-move-out", String.valueOf(!exists(proj.resolve("c/ok-next/w/notes2.txt"))));
+        sanity.put("seen-ok-next-via-link", String.valueOf(exists(proj.resolve("c/ok-next/w/via-link.txt"))));
         String stderr = readOrNull(base.resolve("stderr.txt"));
         String log = readOrNull(home.resolve("attacks.log"));
         String identity = readOrNull(free.resolve("sandbox-identity"));
@@ -534,6 +612,11 @@ final class KitRun {
             program.append(q(c.attack().program())).append(' ').append(q(c.id())).append(' ').append(q(c.target()))
                     .append(" -");
             StringBuilder ralon = new StringBuilder();
+            Map<String, String> shellEnv = new LinkedHashMap<>(System.getenv());
+            shellEnv.putAll(env);
+            for (String part : KitLocale.envPrefix(shellEnv)) {
+                ralon.append(q(part)).append(' ');
+            }
             List<String> host = new ArrayList<>(javaCommand(home, MAIN));
             host.add(1, "-XX:-MaxFDLimit");
             for (String part : host) {
@@ -651,6 +734,18 @@ final class KitRun {
         List<String> out = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups"));
         out.addAll(cmd);
         return out;
+    }
+
+    static int currentGid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:gid");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
     }
 
     static int currentUid() {
