@@ -1,6 +1,5 @@
 package dev.ralon.cli;
 
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package dev.ralon.cli;
 
 import org.json.JSONObject;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -117,30 +117,11 @@ public final class Attacks {
                 "ln -s ../decoy \"$T.new\" && mv -fT \"$T.new\" \"$T\""));
         a.add(sh("mv-link-way", "retargeted link on the way: mv the link's directory away, make a new one with a new"
                 + " link", g, LINKED, "cd / && mv \"$W\" \"$W.moved\" && mkdir \"$W\" && ln -s ../decoy \"$T\""));
-        // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
-        // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
-        // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
-        // as root, or a stage that execs the command without a second, locking user namespace). Without a mount at $R
-        // (Landlock, noop) each call fails with EINVAL and touches nothing: $R is always inside the kit's project.
-        g = Guarantee.MODIFY_CONTENT;
-        a.add(sh("umount", "umount PROTECTED directly in the sandbox, then write", g, CONTENT,
-                "umount \"$R\"; echo pwned >> \"$T\""));
-        a.add(sh("umount-lazy", "umount -l PROTECTED directly in the sandbox, then write", g, CONTENT,
-                "umount -l \"$R\"; echo pwned >> \"$T\""));
-        a.add(sh("remount-rw", "mount -o remount,rw PROTECTED (and remount,bind,rw) directly in the sandbox, then write",
-                g, CONTENT, "mount -o remount,rw \"$R\"; mount -o remount,bind,rw \"$R\"; echo pwned >> \"$T\""));
-        a.add(sh("mount-setattr", "program: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY) in the sandbox, then"
-                + " write", g, CONTENT, "kit_program mount-setattr-rw \"$ID\" \"$R\" -; echo pwned >> \"$T\""));
-        a.add(sh("move-mount", "program: move_mount(PROTECTED -> FREE/mv) in the sandbox, uncovering what lies beneath,"
-                + " then write", g, CONTENT, "kit_program move-mount \"$ID\" \"$R\" \"$F/mv-$ID\"; echo pwned >> \"$T\""));
-
-        // Around the boundary: the user's shell writes the file after the run, if the command could type into it.
-        a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
-                + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
-                g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
-
         // The backends' own attack suites, folded into the catalogue (one harness): every attack they made that the
         // entries above did not make already, for every backend alike (docs/conformance.md lists where each went).
+        // Before the mount-table attacks below: on agent.lock, which is attacked one attack at a time, an undone
+        // mount cannot be put back by the kit, and would make every later attack on it get through.
+        g = Guarantee.MODIFY_CONTENT;
         a.add(sh("dd-notrunc", "echo pwned | dd of=FILE conv=notrunc (a write without O_TRUNC)", g, CONTENT,
                 "echo pwned | dd of=\"$T\" conv=notrunc"));
         a.add(sh("proc-self-root", "write through /proc/self/root/PATH (the sandbox's own root, walked again)", g,
@@ -150,10 +131,6 @@ public final class Attacks {
         a.add(sh("hardlink-aside", "ln FILE FILE.hl in its own directory, then write through the link", g, CONTENT,
                 "ln \"$T\" \"$T.hl\" && echo pwned >> \"$T.hl\""));
         a.add(prog("truncate-path", "truncate(2) by path, no descriptor", g, CONTENT, "truncate-path"));
-        a.add(prog("open-tree-clone", "open_tree(PROJECT, OPEN_TREE_CLONE): a non-recursive clone of the project"
-                + " without the mounts beneath it, write FILE through it", g, CONTENT, "open-tree-clone"));
-        a.add(prog("open-tree-clone-rw", "open_tree(PROJECT, OPEN_TREE_CLONE|AT_RECURSIVE), mount_setattr clearing"
-                + " RDONLY on the clone, write FILE through it", g, CONTENT, "open-tree-clone-rw"));
         // the same system calls from a nested user + mount namespace (unshare -Ur -m), where the caller holds every
         // capability over a copy of the sandbox's mounts (locked: mount_namespaces(7))
         a.add(prog("userns-setattr", "in unshare -Ur -m: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY), then"
@@ -183,6 +160,35 @@ public final class Attacks {
         g = Guarantee.ANCESTOR_RENAME;
         a.add(sh("mv-way-up", "mv the directory two levels up (the protected path's grandparent) elsewhere", g,
                 EnumSet.of(PathKind.FILE, PathKind.GLOB), "cd / && U=$(dirname \"$W\") && mv \"$U\" \"$U.moved\""));
+
+        // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
+        // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
+        // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
+        // as root, or a stage that execs the command without a second, locking user namespace). Without a mount at $R
+        // (Landlock, noop) each call fails with EINVAL and touches nothing: $R is always inside the kit's project.
+        g = Guarantee.MODIFY_CONTENT;
+        a.add(sh("umount", "umount PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("umount-lazy", "umount -l PROTECTED directly in the sandbox, then write", g, CONTENT,
+                "umount -l \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("remount-rw", "mount -o remount,rw PROTECTED (and remount,bind,rw) directly in the sandbox, then write",
+                g, CONTENT, "mount -o remount,rw \"$R\"; mount -o remount,bind,rw \"$R\"; echo pwned >> \"$T\""));
+        a.add(sh("mount-setattr", "program: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY) in the sandbox, then"
+                + " write", g, CONTENT, "kit_program mount-setattr-rw \"$ID\" \"$R\" -; echo pwned >> \"$T\""));
+        a.add(sh("move-mount", "program: move_mount(PROTECTED -> FREE/mv) in the sandbox, uncovering what lies beneath,"
+                + " then write", g, CONTENT, "kit_program move-mount \"$ID\" \"$R\" \"$F/mv-$ID\"; echo pwned >> \"$T\""));
+
+        // the same, through a clone of the project's mount tree: open_tree(2) (Linux 5.2)
+        a.add(prog("open-tree-clone", "open_tree(PROJECT, OPEN_TREE_CLONE): a non-recursive clone of the project"
+                + " without the mounts beneath it, write FILE through it", g, CONTENT, "open-tree-clone"));
+        a.add(prog("open-tree-clone-rw", "open_tree(PROJECT, OPEN_TREE_CLONE|AT_RECURSIVE), mount_setattr clearing"
+                + " RDONLY on the clone, write FILE through it", g, CONTENT, "open-tree-clone-rw"));
+
+        // Around the boundary: the user's shell writes the file after the run, if the command could type into it.
+        a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
+                + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
+                g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
+
         return List.copyOf(a);
     }
 

@@ -103,7 +103,7 @@ public final class ConformanceKit {
     /** Builder of a {@link ConformanceKit}. */
     public static final class Builder {
         private final String name;
-        private int uid = KitRun.currentUid();
+        private int uid = KitHost.currentUid();
         private int timeoutSeconds = 240;
         private ClassLoader loader = Thread.currentThread().getContextClassLoader();
 
@@ -244,9 +244,9 @@ public final class ConformanceKit {
                 Assumptions.abort(msg);
             }));
         }
-        if (uid != KitRun.currentUid() && KitRun.currentUid() != 0) {
+        if (uid != KitHost.currentUid() && KitHost.currentUid() != 0) {
             String msg = "running the command as uid " + uid + " needs root (setpriv); this JVM runs as uid "
-                    + KitRun.currentUid();
+                    + KitHost.currentUid();
             return Stream.of(DynamicTest.dynamicTest("[" + who() + "] can switch user", () -> {
                 if (inCi()) {
                     throw new AssertionFailedError("CI=true but " + msg);
@@ -332,7 +332,7 @@ public final class ConformanceKit {
                 includeMissing = false;
             }
         }
-        String cp = KitRun.readableClasspath();
+        String cp = KitHost.readableClasspath();
         KitRun.Result control = name.equals("noop") ? null : control(cp);
         // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
         // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
@@ -417,7 +417,7 @@ public final class ConformanceKit {
             }
             return null;
         } finally {
-            KitRun.run(List.of("rm", "-rf", dir.toString()), 30);
+            KitHost.run(List.of("rm", "-rf", dir.toString()), 30);
         }
     }
 

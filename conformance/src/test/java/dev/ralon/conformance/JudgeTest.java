@@ -58,7 +58,7 @@ class JudgeTest {
         s.put("id-nofile", "1024");
         s.put("expected-nofile", "1024");
         s.put("seen-ok-mkdir-deep", "ok\n");
-        for (String[] w : KitRun.WORK) {
+        for (String[] w : AttackScript.WORK) {
             if (!w[0].equals("ok-mkdir-deep")) {
                 s.put("seen-" + w[0], "true");
             }

@@ -150,6 +150,20 @@ public final class AttackProgram {
         return attr;
     }
 
+    /** Opens {@code path} with {@code mode}, maps it shared and writable, stores, msyncs. */
+    private static long mapAndStore(LibC libc, String path, int mode) {
+        int fd = libc.open(path, mode, 0);
+        try {
+            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            m.write(0, PWNED, 0, PWNED.length);
+            libc.msync(m, 4096, MS_SYNC);
+            libc.munmap(m, 4096);
+            return 0;
+        } finally {
+            libc.close(fd);
+        }
+    }
+
     private static void append(LibC libc, int dirfd, String path) {
         int fd = libc.openat(dirfd, path, O_WRONLY | O_APPEND, 0);
         try {
@@ -211,31 +225,10 @@ public final class AttackProgram {
                     }
                     case "mmap" -> {
                         // first a read-only descriptor: mmap(2) must refuse PROT_WRITE|MAP_SHARED on it (EACCES)
-                        step = "open O_RDONLY";
-                        int ro = libc.open(target, O_RDONLY, 0);
-                        try {
-                            step = "mmap MAP_SHARED PROT_WRITE of an O_RDONLY descriptor";
-                            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0);
-                            m.write(0, PWNED, 0, PWNED.length);
-                            libc.msync(m, 4096, MS_SYNC);
-                            libc.munmap(m, 4096);
-                        } catch (LastErrorException e) {
-                            System.out.println("# " + id + ": " + step + ": errno=" + e.getErrorCode());
-                        } finally {
-                            libc.close(ro);
-                        }
-                        step = "open O_RDWR";
-                        int fd = libc.open(target, O_RDWR, 0);
-                        try {
-                            step = "mmap MAP_SHARED PROT_WRITE";
-                            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-                            m.write(0, PWNED, 0, PWNED.length);
-                            step = "msync";
-                            libc.msync(m, 4096, MS_SYNC);
-                            libc.munmap(m, 4096);
-                        } finally {
-                            libc.close(fd);
-                        }
+                        step = "mmap MAP_SHARED PROT_WRITE of an O_RDONLY descriptor";
+                        trying(id, step, () -> mapAndStore(libc, target, O_RDONLY));
+                        step = "mmap MAP_SHARED PROT_WRITE of an O_RDWR descriptor, msync";
+                        mapAndStore(libc, target, O_RDWR);
                     }
                     case "exchange", "exchange-aside" -> {
                         step = "renameat2 RENAME_EXCHANGE";
