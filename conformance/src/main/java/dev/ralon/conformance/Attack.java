@@ -34,6 +34,22 @@ public record Attack(String id, String title, Guarantee guarantee, Set<PathKind>
         }
     }
 
+    /**
+     * Prefix of a program operation made from a nested user and mount namespace: {@code userns:OP} runs
+     * {@code unshare -Ur -m} around the attack program, which then makes {@code OP}.
+     */
+    public static final String IN_USER_NAMESPACE = "userns:";
+
+    /** Whether the program runs in a nested user and mount namespace ({@code unshare -Ur -m}) inside the sandbox. */
+    public boolean inUserNamespace() {
+        return program != null && program.startsWith(IN_USER_NAMESPACE);
+    }
+
+    /** The attack program's operation, without the {@link #IN_USER_NAMESPACE} prefix; null for a shell attack. */
+    public String operation() {
+        return inUserNamespace() ? program.substring(IN_USER_NAMESPACE.length()) : program;
+    }
+
     /** The {@link dev.ralon.conformance.attack.AttackProgram} operation that injects into the terminal. */
     public static final String TERMINAL_PROGRAM = "tiocsti";
 

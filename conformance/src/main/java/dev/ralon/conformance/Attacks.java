@@ -117,6 +117,50 @@ public final class Attacks {
                 "ln -s ../decoy \"$T.new\" && mv -fT \"$T.new\" \"$T\""));
         a.add(sh("mv-link-way", "retargeted link on the way: mv the link's directory away, make a new one with a new"
                 + " link", g, LINKED, "cd / && mv \"$W\" \"$W.moved\" && mkdir \"$W\" && ln -s ../decoy \"$T\""));
+        // The backends' own attack suites, folded into the catalogue (one harness): every attack they made that the
+        // entries above did not make already, for every backend alike (docs/conformance.md lists where each went).
+        // Before the mount-table attacks below: on agent.lock, which is attacked one attack at a time, an undone
+        // mount cannot be put back by the kit, and would make every later attack on it get through.
+        g = Guarantee.MODIFY_CONTENT;
+        a.add(sh("dd-notrunc", "echo pwned | dd of=FILE conv=notrunc (a write without O_TRUNC)", g, CONTENT,
+                "echo pwned | dd of=\"$T\" conv=notrunc"));
+        a.add(sh("proc-self-root", "write through /proc/self/root/PATH (the sandbox's own root, walked again)", g,
+                CONTENT, "echo pwned >> \"/proc/self/root$T\""));
+        a.add(sh("setsid", "setsid: a new session (a daemon's first step) writes FILE", g, CONTENT,
+                "setsid -w sh -c 'echo pwned >> \"$T\"' </dev/null"));
+        a.add(sh("hardlink-aside", "ln FILE FILE.hl in its own directory, then write through the link", g, CONTENT,
+                "ln \"$T\" \"$T.hl\" && echo pwned >> \"$T.hl\""));
+        a.add(prog("truncate-path", "truncate(2) by path, no descriptor", g, CONTENT, "truncate-path"));
+        // the same system calls from a nested user + mount namespace (unshare -Ur -m), where the caller holds every
+        // capability over a copy of the sandbox's mounts (locked: mount_namespaces(7))
+        a.add(prog("userns-setattr", "in unshare -Ur -m: mount_setattr(PROTECTED, attr_clr=MOUNT_ATTR_RDONLY), then"
+                + " write", g, CONTENT, Attack.IN_USER_NAMESPACE + "setattr-write"));
+        a.add(prog("userns-open-tree-clone", "in unshare -Ur -m: open_tree(PROJECT, OPEN_TREE_CLONE), write FILE"
+                + " through the clone", g, CONTENT, Attack.IN_USER_NAMESPACE + "open-tree-clone"));
+        a.add(prog("userns-open-tree-clone-rw", "in unshare -Ur -m: recursive open_tree clone, mount_setattr clearing"
+                + " RDONLY on it, write FILE through it", g, CONTENT, Attack.IN_USER_NAMESPACE + "open-tree-clone-rw"));
+        a.add(prog("userns-mmap", "in unshare -Ur -m: mmap(MAP_SHARED, PROT_WRITE) store, msync", g, CONTENT,
+                Attack.IN_USER_NAMESPACE + "mmap"));
+        a.add(prog("userns-xattr", "in unshare -Ur -m: setxattr(PATH, user.ralon-kit)", Guarantee.METADATA, OBJECT,
+                Attack.IN_USER_NAMESPACE + "xattr"));
+        a.add(prog("userns-exchange", "in unshare -Ur -m: renameat2(FREE/x, PATH, RENAME_EXCHANGE)",
+                Guarantee.RENAME_OVER, OBJECT, Attack.IN_USER_NAMESPACE + "exchange"));
+        a.add(prog("userns-open-by-handle-dir", "in unshare -Ur -m: name_to_handle_at(DIR), open_by_handle_at against"
+                + " the root mount, create a file in it (by path when refused)", Guarantee.CREATE_INSIDE, DIR,
+                Attack.IN_USER_NAMESPACE + "open-by-handle-dir"));
+        g = Guarantee.RENAME_OVER;
+        a.add(prog("exchange-aside", "renameat2(DIR/x, FILE, RENAME_EXCHANGE) with an unprotected file of the same"
+                + " directory", g, EnumSet.of(PathKind.FILE, PathKind.GLOB), "exchange-aside"));
+        g = Guarantee.CREATE_INSIDE;
+        a.add(sh("rename-inside-up", "mv DIR/sub/deep.txt DIR/ (a rename between two directories inside)", g, DIR,
+                "mv \"$T/sub/deep.txt\" \"$T/deep.txt\""));
+        a.add(prog("open-by-handle-dir", "name_to_handle_at(DIR), open_by_handle_at against the root mount (not the"
+                + " protected one), create a file in it (by path when the handle is refused)", g, DIR,
+                "open-by-handle-dir"));
+        g = Guarantee.ANCESTOR_RENAME;
+        a.add(sh("mv-way-up", "mv the directory two levels up (the protected path's grandparent) elsewhere", g,
+                EnumSet.of(PathKind.FILE, PathKind.GLOB), "cd / && U=$(dirname \"$W\") && mv \"$U\" \"$U.moved\""));
+
         // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
         // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
         // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
@@ -134,10 +178,17 @@ public final class Attacks {
         a.add(sh("move-mount", "program: move_mount(PROTECTED -> FREE/mv) in the sandbox, uncovering what lies beneath,"
                 + " then write", g, CONTENT, "kit_program move-mount \"$ID\" \"$R\" \"$F/mv-$ID\"; echo pwned >> \"$T\""));
 
+        // the same, through a clone of the project's mount tree: open_tree(2) (Linux 5.2)
+        a.add(prog("open-tree-clone", "open_tree(PROJECT, OPEN_TREE_CLONE): a non-recursive clone of the project"
+                + " without the mounts beneath it, write FILE through it", g, CONTENT, "open-tree-clone"));
+        a.add(prog("open-tree-clone-rw", "open_tree(PROJECT, OPEN_TREE_CLONE|AT_RECURSIVE), mount_setattr clearing"
+                + " RDONLY on the clone, write FILE through it", g, CONTENT, "open-tree-clone-rw"));
+
         // Around the boundary: the user's shell writes the file after the run, if the command could type into it.
         a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
                 + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
                 g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
+
         return List.copyOf(a);
     }
 

@@ -101,7 +101,7 @@ public final class ConformanceKit {
     /** Builder of a {@link ConformanceKit}. */
     public static final class Builder {
         private final String name;
-        private int uid = KitRun.currentUid();
+        private int uid = KitHost.currentUid();
         private int timeoutSeconds = 240;
         private ClassLoader loader = Thread.currentThread().getContextClassLoader();
 
@@ -203,9 +203,6 @@ public final class ConformanceKit {
         return report;
     }
 
-    /** A verdict that could not be judged on this machine: skipped with the reason, a failure under CI=true. */
-    static final String NOT_JUDGED = "not judged: ";
-
     private static String legacyTiocsti() {
         try {
             return Files.readString(Path.of("/proc/sys/dev/tty/legacy_tiocsti")).trim();
@@ -245,9 +242,9 @@ public final class ConformanceKit {
                 Assumptions.abort(msg);
             }));
         }
-        if (uid != KitRun.currentUid() && KitRun.currentUid() != 0) {
+        if (uid != KitHost.currentUid() && KitHost.currentUid() != 0) {
             String msg = "running the command as uid " + uid + " needs root (setpriv); this JVM runs as uid "
-                    + KitRun.currentUid();
+                    + KitHost.currentUid();
             return Stream.of(DynamicTest.dynamicTest("[" + who() + "] can switch user", () -> {
                 if (inCi()) {
                     throw new AssertionFailedError("CI=true but " + msg);
@@ -292,7 +289,7 @@ public final class ConformanceKit {
                 }
                 tests.add(DynamicTest.dynamicTest(prefix + v.attack().id() + " x " + v.kind().id() + " -> " + outcome
                         + (declared ? "" : " (not declared)"), () -> {
-                    if (v.failure() != null && v.failure().startsWith(NOT_JUDGED) && !inCi()) {
+                    if (v.failure() != null && v.failure().startsWith(Judge.NOT_JUDGED) && !inCi()) {
                         Assumptions.abort(v.failure());
                     }
                     if (v.failure() != null) {
@@ -333,75 +330,31 @@ public final class ConformanceKit {
                 includeMissing = false;
             }
         }
-        String cp = KitRun.readableClasspath();
+        String cp = KitHost.readableClasspath();
         KitRun.Result control = name.equals("noop") ? null : control(cp);
         // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
         // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
         boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
         KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked);
         KitRun.Result result;
-        boolean nextRestricted;
+        Set<Path> createRestricted;
         String planProblem;
         try {
-            String policy = run.buildProject();
+            run.buildProject();
             Plan plan = enforcer.plan(protectedSet(run.project().resolve("agent.lock")));
-            nextRestricted = plan.createRestricted().contains(run.project().resolve("c/ok-next/w"));
+            createRestricted = Set.copyOf(plan.createRestricted());
             planProblem = plan.enforceable() ? null : "the plan for the kit's project has refusals: "
                     + plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
-            Objects.requireNonNull(policy);
             result = run.execute(timeoutSeconds);
         } catch (IOException | RuntimeException e) {
             run.delete();
             throw e;
         }
-        if (control == null) {
-            control = result;
-        }
-        String context = "\n--- ralon run stderr ---\n" + result.stderr() + "--- attack log (tail) ---\n"
-                + tail(result.log(), 60);
-        String setupFailure = null;
-        if (result.exit() != KitRun.EXIT_MARK || !result.output().contains("END\n")) {
-            setupFailure = "`ralon run --backend " + name + "` did not run the attack script to its end and pass its exit"
-                    + " status back (exit " + result.exit() + ", expected " + KitRun.EXIT_MARK + ")"
-                    + (planProblem == null ? "" : "; " + planProblem) + context;
-        }
-        Map<String, String> sanity = sanity(result, nextRestricted, context);
-        List<Verdict> verdicts = new ArrayList<>();
-        for (KitRun.Case c : run.cases()) {
-            KitRun.Outcome o = result.outcomes().get(c.id());
-            // a terminal attack's control is the same program started plainly by the same shell: under noop the
-            // host's terminal guard (on every backend) blocks it too
-            KitRun.Outcome co = c.attack().viaTerminal() ? result.plainOutcomes().get(c.id())
-                    : control.outcomes().get(c.id());
-            boolean isDeclared = declared.contains(c.attack().guarantee());
-            boolean controlChanged = co != null && co.changed();
-            String where = c.kind().description() + " (" + run.project().relativize(c.target()) + ")";
-            String failure = null;
-            if (setupFailure != null) {
-                failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
-            } else if (o.notJudged() != null) {
-                failure = null;
-            } else if (isDeclared && o.changed()) {
-                String own = result.logOf(c.id()).strip();
-                failure = "backend " + name + " declares " + c.attack().guarantee().id() + ", but attack '"
-                        + c.attack().id() + "' (" + c.attack().title() + ") on " + where + " got through (rc "
-                        + o.rc() + "); changed on disk: " + String.join("; ", o.changes())
-                        + "\n--- the attack's own output ---\n" + (own.isEmpty() ? "(none)" : own)
-                        + "\n--- the sandboxed process ---\n" + result.sandbox().replace(";", "\n");
-            } else if (!o.changed() && !controlChanged && c.attack().viaTerminal()) {
-                failure = NOT_JUDGED + "attack '" + c.attack().id() + "' changed nothing even when its program was"
-                        + " started plainly from the shell: this machine does not let this user inject into its"
-                        + " terminal (dev.tty.legacy_tiocsti=" + legacyTiocsti() + "; without it TIOCSTI needs"
-                        + " CAP_SYS_ADMIN) (rc " + (co == null ? "none" : co.rc()) + ")";
-            } else if (!o.changed() && !controlChanged) {
-                failure = "attack '" + c.attack().id() + "' on " + where + " proves nothing: it changed nothing even"
-                        + " under --backend noop (rc " + (co == null ? "none" : co.rc()) + ")";
-            }
-            verdicts.add(new Verdict(c.id(), c.attack(), c.kind(), isDeclared, o.changed(), controlChanged, failure,
-                    o.notJudged() != null ? o.notJudged()
-                            : o.changed() ? String.join("; ", o.changes()) : "unchanged (rc " + o.rc() + ")",
-                    o.notJudged()));
-        }
+        Judge.Input in = new Judge.Input(name, run.project(), declared, run.cases(), result,
+                control == null ? result : control, createRestricted, planProblem, legacyTiocsti());
+        String setupFailure = Judge.setupFailure(in);
+        Map<String, String> sanity = Judge.sanity(in);
+        List<Verdict> verdicts = Judge.verdicts(in, setupFailure);
         Report rep = new Report(name, uid, declared, setupFailure, sanity, verdicts, unsupported);
         boolean failed = setupFailure != null || verdicts.stream().anyMatch(v -> !v.passed())
                 || sanity.values().stream().anyMatch(Objects::nonNull);
@@ -449,42 +402,6 @@ public final class ConformanceKit {
         return c;
     }
 
-    private Map<String, String> sanity(KitRun.Result r, boolean nextRestricted, String context) {
-        Map<String, String> s = r.sanity();
-        Map<String, String> out = new LinkedHashMap<>();
-        out.put("an existing unprotected file can be written",
-                "unprotected\nchanged\n".equals(s.get("existing.txt")) ? null
-                        : "writing free/existing.txt did not work (rc " + s.get("ok-write-unprotected") + ")" + context);
-        out.put("a new file can be created in an unprotected directory", "ok\n".equals(s.get("new.txt")) ? null
-                : "creating free/new.txt did not work (rc " + s.get("ok-create-unprotected") + ")" + context);
-        String next = s.get("next.txt");
-        if (nextRestricted) {
-            out.put("a new file next to a protected file is refused, as the plan's create-restricted list says",
-                    next == null ? null : "the plan lists c/ok-next/w as create-restricted, yet a file was created in it");
-        } else {
-            out.put("a new file can be created next to a protected file", "ok\n".equals(next) ? null
-                    : "creating c/ok-next/w/new.txt next to a protected file did not work, and the plan does not list"
-                    + " that directory as create-restricted (rc " + s.get("ok-create-next-to-protected") + ")" + context);
-        }
-        out.put("protected files can be read", Objects.equals(s.get("read-expected"), s.get("read-copy")) ? null
-                : "reading protected files gave other bytes (rc " + s.get("ok-read-protected") + ")" + context);
-        out.put("the command runs as the process ralon was started as (no supervisor)",
-                Objects.equals(s.get("pid-expected"), s.get("pid-seen")) ? null
-                        : "the sandboxed command's pid is " + s.get("pid-seen") + ", but `ralon run` was started as pid "
-                        + s.get("pid-expected") + ": something stays between ralon's process and the command (a"
-                        + " supervising parent), so signals, job control and the exit status no longer reach the command"
-                        + " as they reach the built-in backends' commands; the SPI's Enforcer contract forbids it (exec"
-                        + " the command in place: unshare without --fork)" + context);
-        out.put("a signal sent to that pid reaches the command", "USR1".equals(s.get("ok-signal")) ? null
-                : "SIGUSR1 sent to the pid `ralon run` was started as did not reach the command (it saw: "
-                + s.get("ok-signal") + ")" + context);
-        String gs = s.get("git-status");
-        out.put("git status works", "0".equals(s.get("ok-git-status")) && gs != null && gs.contains("agent.lock")
-                ? null : "git status failed or did not see the modified agent.lock (rc " + s.get("ok-git-status")
-                + "): " + gs + context);
-        return out;
-    }
-
     /** The plan's refusal of a protected path that does not exist, or null when the plan accepts it. */
     private static String missingPathRefusal(Enforcer enforcer) throws IOException {
         Path dir = Files.createTempDirectory("ralon-kit-missing-");
@@ -498,7 +415,7 @@ public final class ConformanceKit {
             }
             return null;
         } finally {
-            KitRun.run(List.of("rm", "-rf", dir.toString()), 30);
+            KitHost.run(List.of("rm", "-rf", dir.toString()), 30);
         }
     }
 
@@ -509,10 +426,5 @@ public final class ConformanceKit {
         } catch (dev.ralon.policy.PolicyException e) {
             throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
         }
-    }
-
-    private static String tail(String s, int lines) {
-        List<String> all = s.lines().toList();
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())) + "\n";
     }
 }

@@ -31,7 +31,7 @@ final class TerminalAttack {
             throws IOException {
         StringBuilder inner = new StringBuilder();
         for (String part : userPrefix) {
-            inner.append(KitRun.q(part)).append(' ');
+            inner.append(AttackScript.q(part)).append(' ');
         }
         inner.append("/bin/sh -i");
         // env --default-signal: a JVM started in the background has SIGINT ignored, and an ignored signal stays

@@ -43,9 +43,8 @@ class ExpansionPropertyTest {
 
     @Test
     void everyListedPathIsProtectedAndEveryProtectedPathIsListed() throws Exception {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("ExpansionPropertyTest");
         int cases = Integer.getInteger("ralon.cases", 60);
-        System.out.println("ExpansionPropertyTest seed=" + seed + " (replay: -Dralon.seed=" + seed + ")");
         Random rnd = new Random(seed);
         Path outside = Files.createDirectories(tmp.resolve("outside"));
         Files.writeString(outside.resolve("o.pem"), "o");

@@ -169,7 +169,7 @@ class PolicyComposerTest {
 
     @Test
     void implicitTagsAreTheResolvers() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("FastComposerTest.implicitTagsAreTheResolvers");
         Random rnd = new Random(seed);
         Resolver resolver = new Resolver();
         int answered = 0;
@@ -203,7 +203,7 @@ class PolicyComposerTest {
 
     @Test
     void generatedDocumentsComposeAsSnakeYamlComposesThem() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("FastComposerTest.generatedDocumentsComposeAsSnakeYamlComposesThem");
         Random rnd = new Random(seed);
         int answered = 0;
         for (int i = 0; i < 3000; i++) {

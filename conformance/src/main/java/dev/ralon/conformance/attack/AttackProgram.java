@@ -37,6 +37,17 @@ import java.nio.charset.StandardCharsets;
  *       would not).</li>
  *   <li>{@code move-mount}: {@code move_mount(TARGET -> OTHER)} (move_mount(2), Linux 5.2), OTHER made first as an
  *       empty file or directory like TARGET: moves the mount at TARGET away and uncovers what lies beneath it.</li>
+ *   <li>{@code truncate-path}: {@code truncate(TARGET, 0)}: by path, no descriptor (truncate(2)).</li>
+ *   <li>{@code exchange-aside}: {@code exchange} with OTHER an unprotected file of TARGET's own directory.</li>
+ *   <li>{@code setattr-write}: {@code mount_setattr(OTHER, attr_clr = MOUNT_ATTR_RDONLY)} (OTHER: the protected path
+ *       TARGET lies in), then append to TARGET whatever the first call answered.</li>
+ *   <li>{@code open-tree-clone}, {@code open-tree-clone-rw}: {@code open_tree(OTHER, OPEN_TREE_CLONE)} of the project
+ *       (the second recursive, then {@code mount_setattr} clearing RDONLY on the clone), then append to TARGET through
+ *       the clone (by path when the clone is refused, so that the control shows the write).</li>
+ *   <li>{@code open-by-handle-dir}: a handle of the directory TARGET decoded against the mount of OTHER (the root
+ *       directory), then a file created in it (by path when refused).</li>
+ *   <li>{@code mmap} first maps an {@code O_RDONLY} descriptor {@code PROT_WRITE|MAP_SHARED} (mmap(2) must answer
+ *       EACCES), then an {@code O_RDWR} one.</li>
  * </ul>
  * The two mount operations act only on TARGET, which the kit takes inside its own project: without a mount there
  * the kernel answers EINVAL and nothing changes.
@@ -71,12 +82,21 @@ public final class AttackProgram {
 
         int mkdir(String path, int mode) throws LastErrorException;
 
+        int truncate(String path, long length) throws LastErrorException;
+
+        int openat(int dirfd, String path, int flags, int mode) throws LastErrorException;
+
         long syscall(long number, Object... args) throws LastErrorException;
     }
 
     // Same numbers on x86_64 and aarch64 (unified table for calls added after 5.0): include/uapi/asm-generic/unistd.h
     private static final long SYS_MOVE_MOUNT = 429;
     private static final long SYS_MOUNT_SETATTR = 442;
+    private static final long SYS_OPEN_TREE = 428;
+    // include/uapi/linux/mount.h (OPEN_TREE_CLOEXEC is O_CLOEXEC), linux/fcntl.h
+    private static final int OPEN_TREE_CLONE = 1;
+    private static final int OPEN_TREE_CLOEXEC = 02000000;
+    private static final int AT_EMPTY_PATH = 0x1000;
     // include/uapi/linux/mount.h, linux/fcntl.h
     private static final long MOUNT_ATTR_RDONLY = 0x01;
     private static final int AT_RECURSIVE = 0x8000;
@@ -107,6 +127,50 @@ public final class AttackProgram {
     private static final byte[] PWNED = "PWNED".getBytes(StandardCharsets.US_ASCII);
 
     private AttackProgram() {
+    }
+
+    /** A step whose failure does not end the attack (what comes next decides): its errno is printed as a comment. */
+    private interface Call {
+        long call() throws LastErrorException;
+    }
+
+    private static void trying(String id, String step, Call call) {
+        try {
+            call.call();
+        } catch (LastErrorException e) {
+            System.out.println("# " + id + ": " + step + ": errno=" + e.getErrorCode());
+        }
+    }
+
+    /** struct mount_attr { u64 attr_set; u64 attr_clr; u64 propagation; u64 userns_fd; } clearing RDONLY. */
+    private static com.sun.jna.Memory rdonlyCleared() {
+        com.sun.jna.Memory attr = new com.sun.jna.Memory(32);
+        attr.clear();
+        attr.setLong(8, MOUNT_ATTR_RDONLY);
+        return attr;
+    }
+
+    /** Opens {@code path} with {@code mode}, maps it shared and writable, stores, msyncs. */
+    private static long mapAndStore(LibC libc, String path, int mode) {
+        int fd = libc.open(path, mode, 0);
+        try {
+            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            m.write(0, PWNED, 0, PWNED.length);
+            libc.msync(m, 4096, MS_SYNC);
+            libc.munmap(m, 4096);
+            return 0;
+        } finally {
+            libc.close(fd);
+        }
+    }
+
+    private static void append(LibC libc, int dirfd, String path) {
+        int fd = libc.openat(dirfd, path, O_WRONLY | O_APPEND, 0);
+        try {
+            libc.write(fd, PWNED, PWNED.length);
+        } finally {
+            libc.close(fd);
+        }
     }
 
     private static void inject(LibC libc, long request, byte[] line) {
@@ -160,20 +224,13 @@ public final class AttackProgram {
                         }
                     }
                     case "mmap" -> {
-                        step = "open O_RDWR";
-                        int fd = libc.open(target, O_RDWR, 0);
-                        try {
-                            step = "mmap MAP_SHARED PROT_WRITE";
-                            Pointer m = libc.mmap(null, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-                            m.write(0, PWNED, 0, PWNED.length);
-                            step = "msync";
-                            libc.msync(m, 4096, MS_SYNC);
-                            libc.munmap(m, 4096);
-                        } finally {
-                            libc.close(fd);
-                        }
+                        // first a read-only descriptor: mmap(2) must refuse PROT_WRITE|MAP_SHARED on it (EACCES)
+                        step = "mmap MAP_SHARED PROT_WRITE of an O_RDONLY descriptor";
+                        trying(id, step, () -> mapAndStore(libc, target, O_RDONLY));
+                        step = "mmap MAP_SHARED PROT_WRITE of an O_RDWR descriptor, msync";
+                        mapAndStore(libc, target, O_RDWR);
                     }
-                    case "exchange" -> {
+                    case "exchange", "exchange-aside" -> {
                         step = "renameat2 RENAME_EXCHANGE";
                         libc.renameat2(AT_FDCWD, other, AT_FDCWD, target, RENAME_EXCHANGE);
                     }
@@ -204,12 +261,60 @@ public final class AttackProgram {
                         }
                     }
                     case "mount-setattr-rw" -> {
-                        // struct mount_attr { u64 attr_set; u64 attr_clr; u64 propagation; u64 userns_fd; }
-                        com.sun.jna.Memory attr = new com.sun.jna.Memory(32);
-                        attr.clear();
-                        attr.setLong(8, MOUNT_ATTR_RDONLY);
                         step = "mount_setattr attr_clr=RDONLY";
-                        libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, target, AT_RECURSIVE, attr, 32L);
+                        libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, target, AT_RECURSIVE, rdonlyCleared(), 32L);
+                    }
+                    case "truncate-path" -> {
+                        step = "truncate(2)";
+                        libc.truncate(target, 0);
+                    }
+                    case "setattr-write" -> {
+                        // OTHER: the protected path the target lies in (the root of its read-only mount, if any)
+                        step = "mount_setattr attr_clr=RDONLY";
+                        trying(id, step, () -> libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, other, AT_RECURSIVE,
+                                rdonlyCleared(), 32L));
+                        step = "write";
+                        append(libc, AT_FDCWD, target);
+                    }
+                    case "open-tree-clone", "open-tree-clone-rw" -> {
+                        // OTHER: the project. A clone without the mounts beneath it would uncover the files under
+                        // read-only binds; the kernel refuses to clone a tree with locked children non-recursively
+                        // (fs/namespace.c), and a clone of locked read-only mounts stays read-only
+                        boolean recursive = op.endsWith("-rw");
+                        step = "open_tree OPEN_TREE_CLONE" + (recursive ? "|AT_RECURSIVE" : "");
+                        int[] tree = {-1};
+                        trying(id, step, () -> tree[0] = (int) libc.syscall(SYS_OPEN_TREE, AT_FDCWD, other,
+                                OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (recursive ? AT_RECURSIVE : 0)));
+                        if (recursive && tree[0] >= 0) {
+                            trying(id, "mount_setattr on the clone", () -> libc.syscall(SYS_MOUNT_SETATTR, tree[0],
+                                    "", AT_EMPTY_PATH | AT_RECURSIVE, rdonlyCleared(), 32L));
+                        }
+                        step = tree[0] >= 0 ? "write through the clone" : "write by path";
+                        append(libc, tree[0] >= 0 ? tree[0] : AT_FDCWD, tree[0] >= 0
+                                ? java.nio.file.Path.of(other).relativize(java.nio.file.Path.of(target)).toString()
+                                : target);
+                    }
+                    case "open-by-handle-dir" -> {
+                        // OTHER: the root directory, whose mount is not the protected path's; a handle of the
+                        // directory decoded against it opens the directory on that mount (open_by_handle_at(2): needs
+                        // CAP_DAC_READ_SEARCH, or since Linux 6.10 a mount whose subtree holds it, fs/fhandle.c)
+                        int[] dir = {-1};
+                        trying(id, "open_by_handle_at", () -> {
+                            com.sun.jna.Memory handle = new com.sun.jna.Memory(8 + 128);
+                            handle.clear();
+                            handle.setInt(0, 128);
+                            libc.name_to_handle_at(AT_FDCWD, target, handle, new int[1], 0);
+                            int mountFd = libc.open(other, O_RDONLY, 0);
+                            try {
+                                dir[0] = libc.open_by_handle_at(mountFd, handle, O_RDONLY);
+                            } finally {
+                                libc.close(mountFd);
+                            }
+                            return dir[0];
+                        });
+                        step = dir[0] >= 0 ? "create through the handle" : "create by path";
+                        libc.close(libc.openat(dir[0] >= 0 ? dir[0] : AT_FDCWD, dir[0] >= 0 ? "by-handle-" + id
+                                : target + "/by-handle-" + id, O_CREAT | O_WRONLY, 0644));
                     }
                     case "tiocsti" -> {
                         byte[] line = ("echo pwned >> '" + target.replace("'", "'\\''") + "'\n")

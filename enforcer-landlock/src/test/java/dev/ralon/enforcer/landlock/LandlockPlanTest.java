@@ -243,10 +243,10 @@ class LandlockPlanTest {
         List<String> cmd = new ArrayList<>(Sandboxes.javaCommand(home, cp, SandboxMain.class.getName()));
         cmd.addAll(List.of(proj.toString(), proj.resolve("agent.lock").toString(), proj.resolve("deep/a/conf").toString(),
             "--", "/bin/sh", "-c", "touch " + marker));
-        Sandboxes.Output out = Sandboxes.run(cmd, Map.of("RALON_TEST_REMOVE_BEFORE_PREPARE", proj.resolve("deep").toString(),
+        dev.ralon.testsupport.ProcessResult out = Sandboxes.run(cmd, Map.of("RALON_TEST_REMOVE_BEFORE_PREPARE", proj.resolve("deep").toString(),
             "HOME", home.toString()), 60);
 
-        assertEquals(2, out.exit(), out.out());
+        assertEquals(2, out.code(), out.out());
         assertFalse(Files.exists(marker), "the command must not run when prepare fails");
         List<String> lines = out.out().strip().lines().filter(l -> !l.startsWith("WARNING: ")).toList();
         assertEquals(1, lines.size(), "one line: " + out.out());

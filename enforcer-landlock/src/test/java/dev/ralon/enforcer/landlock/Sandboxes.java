@@ -1,6 +1,8 @@
 package dev.ralon.enforcer.landlock;
 
+import dev.ralon.testsupport.ProcessResult;
 import dev.ralon.testsupport.Requirements;
+import dev.ralon.testsupport.TestProcess;
 
 import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.exec.Exec;
@@ -21,12 +23,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-/** Helpers for tests that start the real sandbox in a child JVM, as root or as uid 65534 (what that user runs is copied where it can read it: CI may clone into a private home). */
+/** Helpers for tests that start the real sandbox in a child JVM (what that user runs is copied where it can read it: CI may clone into a private home). */
 final class Sandboxes {
-    static final int NOBODY = 65534;
-
     private Sandboxes() {
     }
 
@@ -34,16 +33,6 @@ final class Sandboxes {
     static void requireLandlock() {
         var probe = new LandlockEnforcer().probe();
         Requirements.require(probe.available(), "the landlock backend (" + probe.detail() + ")");
-    }
-
-    /** uid of this JVM (the tests expect to run as root to be able to switch to 65534). */
-    static boolean isRoot() {
-        return Requirements.isRoot();
-    }
-
-    /** Running as 65534 needs root (setpriv); in CI that must hold, elsewhere a non-root run skips that variant. */
-    static void requireRootForSetpriv() {
-        Requirements.requireRoot("the attacks run as uid 65534 through setpriv");
     }
 
     /** A world-readable directory under /tmp holding classpath copies, a HOME and the projects to attack. */
@@ -98,14 +87,6 @@ final class Sandboxes {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Prefix that runs a command as 65534 (empty for root). */
-    static List<String> asUser(int uid) {
-        if (uid == 0) {
-            return List.of();
-        }
-        return List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups");
-    }
-
     /** java + the options every child JVM gets: a writable HOME/tmp, no perf data file. */
     static List<String> javaCommand(Path home, String classpath, String mainClass) {
         List<String> cmd = new ArrayList<>();
@@ -123,37 +104,14 @@ final class Sandboxes {
         return cmd;
     }
 
-    /** Result of a child process. */
-    record Output(int exit, String out) {
-    }
-
-    static Output run(List<String> command, Map<String, String> env, int timeoutSeconds) throws IOException {
+    static ProcessResult run(List<String> command, Map<String, String> env, int timeoutSeconds) throws IOException {
         return run(command, env, timeoutSeconds, null);
     }
 
-    static Output run(List<String> command, Map<String, String> env, int timeoutSeconds, Path cwd) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        if (env != null) {
-            pb.environment().putAll(env);
-        }
-        if (cwd != null) {
-            pb.directory(cwd.toFile());
-        }
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out;
-        try {
-            out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("timed out after " + timeoutSeconds + "s: " + command);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            throw new IllegalStateException("interrupted: " + command);
-        }
-        return new Output(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    /** Runs {@code command} (in {@code cwd} when not null) with {@code env} added, standard error merged. */
+    static ProcessResult run(List<String> command, Map<String, String> env, int timeoutSeconds, Path cwd)
+            throws IOException {
+        return TestProcess.of(command).env(env).in(cwd).mergeStderr().timeout(timeoutSeconds).run();
     }
 
     static void deleteTree(Path root) {

@@ -212,8 +212,8 @@ class MountEnforcerTest {
         var r = SandboxKit.run(List.of(SandboxKit.java(), "-cp", System.getProperty("java.class.path"),
                 MountStage.class.getName(), plan.toString(), hash, "--", "/usr/bin/touch", marker.toString()),
                 tmp, Map.of(), 60);
-        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
-        assertTrue(r.output().contains("was changed after ralon wrote it"), r.output());
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.code(), r.out());
+        assertTrue(r.out().contains("was changed after ralon wrote it"), r.out());
         assertFalse(Files.exists(marker), "the command must not have run");
         assertFalse(Files.exists(plan), "the plan file is deleted once read");
     }
@@ -246,11 +246,11 @@ class MountEnforcerTest {
         Files.createSymbolicLink(root.resolve("dir"), root.resolve("elsewhere"));
         List<String> cmd = new ArrayList<>(launch.argv());
         var r = SandboxKit.run(cmd, root, launch.env(), 60);
-        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.code(), r.out());
         // Either the link itself is opened (O_PATH|O_NOFOLLOW) and its type differs from the plan's, or a later
         // lookup through it is refused by RESOLVE_NO_SYMLINKS: both stop before any mount is made on it.
-        assertTrue(r.output().contains(root.resolve("dir").toString()) && r.output().contains("refusing")
-                || r.output().contains("symbolic link"), r.output());
+        assertTrue(r.out().contains(root.resolve("dir").toString()) && r.out().contains("refusing")
+                || r.out().contains("symbolic link"), r.out());
         assertFalse(Files.exists(marker), "the command must not have run");
     }
 
@@ -265,8 +265,8 @@ class MountEnforcerTest {
         Files.writeString(root.resolve("other"), "y"); // created while the original exists: another inode
         Files.move(root.resolve("other"), root.resolve("secret"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
-        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
-        assertTrue(r.output().contains("changed between the plan and the mount"), r.output());
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.code(), r.out());
+        assertTrue(r.out().contains("changed between the plan and the mount"), r.out());
         assertFalse(Files.exists(marker), "the command must not have run");
     }
 
@@ -306,9 +306,9 @@ class MountEnforcerTest {
         var r = SandboxKit.run(List.of("unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
                 "mount --bind " + project + " " + alias + " && exec " + inner), root, Map.of(), 60);
         assertEquals("control\nwritten\n", Files.readString(project.resolve("g")),
-                "the unprotected file is writable through the alias (the alias is real): " + r.output());
+                "the unprotected file is writable through the alias (the alias is real): " + r.out());
         assertEquals("original\n", Files.readString(project.resolve("f")),
-                "write through the alias mount got through: " + r.output());
+                "write through the alias mount got through: " + r.out());
     }
 
     /** A protected file deleted between plan and mount: the failing call is named with its errno text. */
@@ -321,9 +321,9 @@ class MountEnforcerTest {
         Launch launch = preparedTouch(root, root.resolve("secret"), marker);
         Files.delete(root.resolve("secret"));
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
-        assertEquals(MountStage.EXIT_SETUP_FAILED, r.exit(), r.output());
-        assertTrue(r.output().contains("cannot open " + root.resolve("secret") + ": no such file or directory (errno 2)"
-                + " (openat2)"), r.output());
+        assertEquals(MountStage.EXIT_SETUP_FAILED, r.code(), r.out());
+        assertTrue(r.out().contains("cannot open " + root.resolve("secret") + ": no such file or directory (errno 2)"
+                + " (openat2)"), r.out());
         assertFalse(Files.exists(marker), "the command must not have run");
     }
 
@@ -333,7 +333,7 @@ class MountEnforcerTest {
         SandboxKit.requireAvailable();
         Path root = tmp.toRealPath();
         var mk = SandboxKit.run(List.of("mkfifo", root.resolve("fifo").toString()), root, Map.of(), 30);
-        assertEquals(0, mk.exit(), mk.output());
+        assertEquals(0, mk.code(), mk.out());
         Object ino = Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS);
         MountEnforcer enforcer = new MountEnforcer();
         Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
@@ -341,8 +341,8 @@ class MountEnforcerTest {
         Launch launch = enforcer.prepare(plan, new Command(Path.of("/bin/sh"),
                 List.of("sh", "-c", "rm -f fifo; echo x > other && mv -f other fifo; exit 0"), System.getenv(), root));
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
-        assertEquals(0, r.exit(), r.output());
+        assertEquals(0, r.code(), r.out());
         assertEquals(ino, Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS),
-                "the fifo was removed or replaced: " + r.output());
+                "the fifo was removed or replaced: " + r.out());
     }
 }

@@ -31,7 +31,7 @@ class Sha256Test {
 
     @Test
     void sameAsMessageDigestOnSeededRandomInputs() throws Exception {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("Sha256Test.sameAsMessageDigestOnSeededRandomInputs");
         Random rnd = new Random(seed);
         MessageDigest md = MessageDigest.getInstance("SHA-256");
         for (int i = 0; i < 3000; i++) {

@@ -100,8 +100,7 @@ class GitDifferentialTest {
 
     @Test
     void matchesAgreesWithGitCheckIgnore() throws Exception {
-        String seedProp = System.getProperty("ralon.seed");
-        long seed = seedProp != null ? Long.parseLong(seedProp) : System.nanoTime();
+        long seed = dev.ralon.testsupport.Seeds.seed("GitDifferentialTest");
         int rounds = Integer.getInteger("ralon.rounds", 30);
         Random rnd = new Random(seed);
         List<String> failures = new ArrayList<>();

@@ -213,7 +213,7 @@ class GlobTest {
 
     @Test
     void coversIsExactOnSomeAncestorAndPruningIsSound() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("GlobTest.coversIsExactOnSomeAncestorAndPruningIsSound");
         Random r = new Random(seed);
         int checked = 0;
         for (int i = 0; i < 3000; i++) {
@@ -252,7 +252,7 @@ class GlobTest {
      */
     @Test
     void equivalentSpellingsAgree() {
-        long seed = Long.getLong("ralon.seed", System.nanoTime());
+        long seed = dev.ralon.testsupport.Seeds.seed("GlobTest.equivalentSpellingsAgree");
         Random r = new Random(seed);
         String[] words = {"a", "ab", "a.b", "b", "\u00e9a", "\ud83d\ude00", "a\ud83d\ude00b", "aab"};
         for (int i = 0; i < 2000; i++) {

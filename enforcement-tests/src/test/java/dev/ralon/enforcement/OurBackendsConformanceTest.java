@@ -1,4 +1,6 @@
-package dev.ralon.conformance;
+package dev.ralon.enforcement;
+
+import dev.ralon.conformance.ConformanceKit;
 
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;

@@ -1,4 +1,6 @@
-package dev.ralon.conformance;
+package dev.ralon.enforcement;
+
+import dev.ralon.conformance.GuaranteeTable;
 
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Enforcers;

@@ -1,0 +1,144 @@
+package dev.ralon.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** The kit's dealings with the host outside the sandbox: who this JVM is, helper commands, the shared class path. */
+final class KitHost {
+    private KitHost() {
+    }
+
+    /** {@code cmd} run as {@code uid} (through setpriv) when that is not this JVM's user. */
+    static List<String> asUser(int uid, List<String> cmd) {
+        if (uid == currentUid()) {
+            return cmd;
+        }
+        List<String> out = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups"));
+        out.addAll(cmd);
+        return out;
+    }
+
+    /** This JVM's real gid (the group of {@code /proc/self}). */
+    static int currentGid() {
+        return procSelf("unix:gid");
+    }
+
+    /** This JVM's real uid (the owner of {@code /proc/self}). */
+    static int currentUid() {
+        return procSelf("unix:uid");
+    }
+
+    private static int procSelf(String attribute) {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), attribute);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+
+    static String readOrNull(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : null;
+        } catch (IOException e) {
+            return "unreadable: " + e;
+        }
+    }
+
+    /** Runs a helper command on the host; returns its output, or null when it failed. */
+    static String run(List<String> cmd, int timeoutSeconds) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        try {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("timed out: " + cmd);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + cmd);
+        }
+        return p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : null;
+    }
+
+    private static volatile String sharedClasspath;
+
+    /**
+     * The test class path (the enforcer under test, the kit, ralon-cli and its backends), copied once per JVM into a
+     * directory under /tmp every user may read, so that uid 65534 can run it (a build tree under a home directory of mode 700 is not readable to it).
+     */
+    static synchronized String readableClasspath() throws IOException {
+        if (sharedClasspath != null) {
+            return sharedClasspath;
+        }
+        String cp = System.getProperty("surefire.test.class.path");
+        if (cp == null || cp.isBlank()) {
+            cp = System.getProperty("java.class.path");
+        }
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "ralon-kit-cp-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                run(List.of("rm", "-rf", "--one-file-system", dir.toString()), 60);
+            } catch (IOException e) {
+                // best effort at exit
+            }
+        }));
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        for (String entry : cp.split(java.io.File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            Path src = Path.of(entry).toAbsolutePath();
+            if (!Files.exists(src)) {
+                continue;
+            }
+            Path dst = dir.resolve((i++) + "-" + src.getFileName());
+            if (Files.isDirectory(src)) {
+                try (Stream<Path> s = Files.walk(src)) {
+                    for (Path f : (Iterable<Path>) s::iterator) {
+                        Path t = dst.resolve(src.relativize(f).toString());
+                        if (Files.isDirectory(f)) {
+                            Files.createDirectories(t);
+                        } else {
+                            Files.copy(f, t, StandardCopyOption.REPLACE_EXISTING);
+                        }
+                    }
+                }
+            } else {
+                Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+            }
+            out.add(dst.toString());
+        }
+        run(List.of("chmod", "-R", "a+rX", dir.toString()), 60);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        sharedClasspath = String.join(java.io.File.pathSeparator, out);
+        return sharedClasspath;
+    }
+
+    static Path codeSource(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

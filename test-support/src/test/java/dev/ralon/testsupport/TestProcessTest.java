@@ -1,0 +1,37 @@
+package dev.ralon.testsupport;
+
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TestProcessTest {
+    @Test
+    void runsWithDirectoryEnvironmentAndInputAndKeepsTheStreamsApart() throws Exception {
+        ProcessResult r = TestProcess.of("/bin/sh", "-c", "pwd; echo \"$X\"; cat; echo oops >&2; exit 3")
+                .in(Path.of("/")).env("X", "x value").stdin("from stdin\n").run();
+        assertEquals(3, r.code());
+        assertEquals("/\nx value\nfrom stdin\n", r.out());
+        assertEquals("oops\n", r.err());
+        assertTrue(r.pid() > 0);
+    }
+
+    @Test
+    void mergesStderrAndRemovesVariables() throws Exception {
+        ProcessResult r = TestProcess.of("/bin/sh", "-c", "echo a; echo b >&2; echo \"${HOME-unset}\"")
+                .without("HOME").mergeStderr().run();
+        assertEquals("a\nb\nunset\n", r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void aChildOverItsTimeIsKilledAndTheTestFailsWithWhatItWrote() {
+        AssertionFailedError e = assertThrows(AssertionFailedError.class,
+                () -> TestProcess.of("/bin/sh", "-c", "echo started; exec sleep 30").timeout(1).run());
+        assertTrue(e.getMessage().startsWith("timed out after 1 s: [/bin/sh, -c,"), e.getMessage());
+    }
+}
