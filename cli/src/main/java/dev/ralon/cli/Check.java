@@ -165,7 +165,7 @@ final class Check {
     }
 
     /**
-     * Lists every protected path of {@code policy} (or the JSON document), warnings on {@code err}; exit 0. 
+     * Lists every protected path of {@code policy} (or the JSON document), warnings on {@code err}; exit 0.
      */
     static int listProtected(PolicySet policy, PrintWriter out, PrintWriter err, boolean explain, boolean json)
             throws IOException {
