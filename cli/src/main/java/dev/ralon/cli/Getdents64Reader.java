@@ -2,6 +2,8 @@ package dev.ralon.cli;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
+import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.policy.DirectoryReader;
 
 import java.io.IOException;
@@ -32,16 +34,9 @@ import java.util.List;
  * read its entries' types, and the walk must say so for a path a rule could match, exactly as before; d_type would
  * tell them). Installed by {@link Main} only when this JVM reads file names as UTF-8.
  *
- * <p>Binding: JNA direct mapping (no proxy; see Exec.LibC), glibc's {@code getdents64} wrapper (glibc 2.30). Kept in
- * its own file for the one native layer to absorb.
+ * <p>Binding: the one native layer ({@link LibC}, {@link LinuxAbi}); getdents64 through syscall(2).
  */
 final class Getdents64Reader implements DirectoryReader {
-    // open(2) flags differ between architectures: include/uapi/asm-generic/fcntl.h (x86_64) and
-    // arch/arm64/include/uapi/asm/fcntl.h (aarch64: O_DIRECTORY 040000, O_NOFOLLOW 0100000)
-    private static final boolean AARCH64 = "aarch64".equals(System.getProperty("os.arch"));
-    private static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
-    private static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
-    private static final int O_CLOEXEC = 02000000;
     // d_type values: include/linux/fs_types.h / dirent.h (DT_FIFO 1, DT_CHR 2, DT_BLK 6, DT_SOCK 12: OTHER)
     private static final int DT_UNKNOWN = 0;
     private static final int DT_DIR = 4;
@@ -51,21 +46,6 @@ final class Getdents64Reader implements DirectoryReader {
     private static final int RECLEN = 16;
     private static final int TYPE = 18;
     private static final int NAME = 19;
-
-    private static final class LibC {
-        static {
-            Native.register(LibC.class, "c");
-        }
-
-        private LibC() {
-        }
-
-        static native int open(byte[] path, int flags) throws LastErrorException;
-
-        static native long getdents64(int fd, byte[] buffer, long length) throws LastErrorException;
-
-        static native int close(int fd);
-    }
 
     /**
      * Directories Java lists before this reader takes over: loading JNA and binding libc costs about 70 ms of CPU
@@ -88,10 +68,10 @@ final class Getdents64Reader implements DirectoryReader {
         this.javaFirst = javaFirst;
     }
 
-    /** Whether this machine's architecture has the constants above (x86_64, aarch64). */
+    /** Whether the native layer knows this machine's architecture (x86_64, aarch64). */
     static boolean supported() {
         String arch = System.getProperty("os.arch");
-        return "amd64".equals(arch) || "x86_64".equals(arch) || "aarch64".equals(arch);
+        return LinuxAbi.ARM64 || "amd64".equals(arch) || "x86_64".equals(arch);
     }
 
     @Override
@@ -121,14 +101,18 @@ final class Getdents64Reader implements DirectoryReader {
     }
 
     private List<Listed> read(byte[] path) {
-        int fd = LibC.open(path, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int fd = LibC.openat(LinuxAbi.AT_FDCWD, path,
+                LinuxAbi.O_DIRECTORY | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC);
+        if (fd < 0) {
+            throw new LastErrorException(Native.getLastError());
+        }
         try {
             List<Listed> out = new ArrayList<>();
             CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
             ByteBuffer b = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
             long n;
-            while ((n = LibC.getdents64(fd, buffer, buffer.length)) > 0) {
+            while ((n = LibC.syscall(LinuxAbi.SYS_GETDENTS64, fd, buffer, buffer.length)) > 0) {
                 for (int at = 0; at < n; ) {
                     int reclen = b.getShort(at + RECLEN) & 0xffff;
                     int end = at + NAME;

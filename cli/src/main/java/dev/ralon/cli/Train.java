@@ -31,6 +31,8 @@ final class Train {
         if (args.length == 1) {
             extractJnaLibrary(Path.of(args[0]));
         }
+        // Ralon's own classes only: a plugin installed now must not end up in the archive
+        System.setProperty(dev.ralon.host.PluginDirectory.IGNORED_PROPERTY, "true");
         Path dir = Files.createTempDirectory("ralon-train");
         try {
             Files.writeString(dir.resolve(PolicyDiscovery.FILE_NAME),
@@ -62,7 +64,8 @@ final class Train {
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.
-            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.host.AgentsUnderLandlock",
+            for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.cli.Getdents64Reader",
+                    "dev.ralon.host.AgentsUnderLandlock",
                     "dev.ralon.cli.Run$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
                     "dev.ralon.enforcer.spi.exec.LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",

@@ -213,7 +213,9 @@ class PluginsE2ETest {
         while (archive == null && System.nanoTime() < end) {
             if (Files.isDirectory(cds)) {
                 try (var walk = Files.walk(cds)) {
-                    archive = walk.filter(f -> f.toString().endsWith(".jsa") && Files.isRegularFile(f)).findFirst()
+                    // a CDS archive (JDK 17) or an AOT cache (JDK 25 and later)
+                    archive = walk.filter(f -> (f.toString().endsWith(".jsa") || f.toString().endsWith(".aot"))
+                            && Files.isRegularFile(f)).findFirst()
                             .orElse(null);
                 }
             }

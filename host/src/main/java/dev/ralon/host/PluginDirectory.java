@@ -56,9 +56,19 @@ public final class PluginDirectory {
         }
     }
 
-    /** Reads the plugin directory beside the executable (none when absent or not started from the executable). */
+    /**
+     * The system property that makes {@link #find()} see no plugin directory: set by the start-up archive's training
+     * run, so that the archive holds Ralon's own classes only, whatever plugins happen to be installed when it is made
+     * (on JDK 25 a dynamic archive also stores classes of other class loaders). Setting it only takes plugins away.
+     */
+    public static final String IGNORED_PROPERTY = "ralon.plugins.ignored";
+
+    /**
+     * Reads the plugin directory beside the executable (none when absent, when not started from the executable, or
+     * when {@link #IGNORED_PROPERTY} is {@code true}).
+     */
     public static PluginDirectory find() {
-        Path d = location();
+        Path d = Boolean.getBoolean(IGNORED_PROPERTY) ? null : location();
         return d == null ? new PluginDirectory(null, List.of(), List.of()) : read(d, currentUid());
     }
 

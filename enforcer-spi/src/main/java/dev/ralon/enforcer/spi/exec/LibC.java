@@ -94,6 +94,12 @@ public final class LibC {
     /** openat(2) with a NUL-terminated name in the file-name encoding; -1 and errno on failure. */
     public static native int openat(int dirfd, byte[] path, int flags);
 
+    /**
+     * syscall(2) for a call taking a descriptor, a buffer and its length ({@code getdents64}); the number of bytes
+     * read, 0 at the end.
+     */
+    public static native long syscall(long number, int fd, byte[] buffer, long length) throws LastErrorException;
+
     /** close(2); -1 and errno on failure (callers close descriptors they own, where nothing can be lost). */
     public static native int close(int fd);
 

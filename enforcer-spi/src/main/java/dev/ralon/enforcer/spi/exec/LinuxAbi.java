@@ -44,6 +44,12 @@ public final class LinuxAbi {
     public static final long SYS_LANDLOCK_RESTRICT_SELF = 446;
     /** ioctl(2): 16 on x86_64, 29 on aarch64. */
     public static final long SYS_IOCTL = ARM64 ? 29 : 16;
+    /**
+     * getdents64(2): arch/x86/entry/syscalls/syscall_64.tbl (217) and include/uapi/asm-generic/unistd.h (61). Called
+     * through syscall(2), not glibc's wrapper (glibc 2.30 and later only): a missing symbol would fail the binding of
+     * every function of {@link LibC}.
+     */
+    public static final long SYS_GETDENTS64 = ARM64 ? 61 : 217;
 
     // Open flags: include/uapi/asm-generic/fcntl.h. O_CLOEXEC and O_PATH are the same on both architectures;
     // arch/arm64/include/uapi/asm/fcntl.h overrides O_DIRECTORY and O_NOFOLLOW (040000, 0100000).
