@@ -3,6 +3,7 @@ package dev.ralon.maven.agentlock;
 import static dev.ralon.policy.RuleText.Naming.ABSOLUTE;
 
 import dev.ralon.policy.Expansion;
+import dev.ralon.policy.GitIgnoredDirectories;
 import dev.ralon.policy.FileNames;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
@@ -79,7 +80,9 @@ final class PolicyCheck {
      * is protected).
      */
     static Result run(PolicySet policies, boolean failOnUnmatched, List<String> required) throws IOException {
-        Expansion expansion = policies.expand(true);
+        // The "would match deeper" count leaves out what git ignores (target/ copies of a source file are not what a
+        // pattern's author meant); protection itself never asks git (GitIgnoredDirectories says why).
+        Expansion expansion = policies.expand(GitIgnoredDirectories::of);
         List<String> warnings = new ArrayList<>();
         for (Policy p : policies.policies()) {
             for (Warning w : p.warnings()) {

@@ -58,6 +58,22 @@ class PolicyCheckTest {
     }
 
     @Test
+    void theDeeperCountLeavesOutWhatGitIgnores() throws Exception {
+        Path file = policy("version: 1\nprotect:\n  - \"*.pem\"\n");
+        Files.writeString(dir.resolve(".gitignore"), "target/\n");
+        for (String f : List.of("deep/x.pem", "target/classes/deep/x.pem", "target/y.pem")) {
+            Files.createDirectories(dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "k");
+        }
+        String before = PolicyCheck.run(file, false, List.of()).warnings().get(0);
+        assertTrue(before.contains("would match 3 paths deeper"), before); // no work tree: nothing is ignored
+        Process git = new ProcessBuilder("git", "init", "-q", dir.toString()).inheritIO().start();
+        assertEquals(0, git.waitFor());
+        String after = PolicyCheck.run(file, false, List.of()).warnings().get(0);
+        assertTrue(after.contains("would match 1 path deeper"), after);
+    }
+
+    @Test
     void requiredPathNotCoveredFails() throws Exception {
         Path file = policy("version: 1\nprotect:\n  - pom.xml\n  - .github/workflows\n");
         Files.createDirectories(dir.resolve(".github/workflows"));
