@@ -53,26 +53,6 @@ final class Run {
     private Run() {
     }
 
-    /**
-     * Starts JNA's class initialisation (loading its native library, 30-40 ms, docs/performance.md) on a daemon thread,
-     * so that it overlaps reading and walking the policy on the calling thread: every run needs JNA (the exec, and the
-     * backends' system calls). Nothing depends on this thread: the first use of JNA on the calling thread waits for
-     * the initialisation, or does it, as the JVM's class-initialisation lock guarantees (JLS 12.4.2). A failure here is
-     * ignored: the same failure recurs where JNA is used, and is reported there. The thread ends with the JVM or is
-     * gone at execve(2), which keeps only the calling thread.
-     */
-    static void initialiseJnaInBackground() {
-        Thread t = new Thread(() -> {
-            try {
-                Class.forName("com.sun.jna.Native", true, Run.class.getClassLoader());
-            } catch (Throwable e) {
-                // reported where JNA is used
-            }
-        }, "ralon-jna-init");
-        t.setDaemon(true);
-        t.start();
-    }
-
     /** Runs {@code request}: returns only for {@code --dry-run}; otherwise becomes the command or throws a refusal. */
     static int execute(RunRequest request, PrintWriter out, PrintWriter err) throws IOException {
         List<String> command = request.command();
@@ -84,7 +64,7 @@ final class Run {
         if (json && !dryRun) {
             throw CliException.error("--json goes with --dry-run");
         }
-        initialiseJnaInBackground();
+        RunHeadStart headStart = RunHeadStart.start(request.backend());
         PolicySet policies = PolicyOption.load(request.policy());
         if (request.createAgentState() && !dryRun && System.getenv("HOME") != null) {
             for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
@@ -95,7 +75,7 @@ final class Run {
         ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = PolicyOption.leftOutNote(request.policy());
 
-        Enforcers enforcers = Backends.discover();
+        Enforcers enforcers = headStart.enforcers();
         for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
