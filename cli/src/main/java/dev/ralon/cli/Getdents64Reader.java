@@ -7,6 +7,7 @@ import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.policy.DirectoryReader;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
@@ -44,11 +45,14 @@ final class Getdents64Reader implements DirectoryReader {
     private static final int NAME = 19;
 
     /**
-     * Directories Java lists before this reader takes over: loading JNA and binding libc costs about 70 ms of CPU
-     * (measured with farm-bench on a 2-entry project), which the lstat calls saved repay only after roughly a
-     * thousand directories; a small project is never slower than with Java alone.
+     * Entries Java lists (with an lstat each where the walk needs a type) before this reader takes over: loading JNA
+     * and binding libc costs about 70 ms of CPU (measured with farm-bench on a 2-entry project), which a small project
+     * never repays. What the reader saves grows with the entries, not the directories: a project of 100 directories of
+     * 100 protected files each (bench/run.sh's protected project) was listed by Java whole under the former count of
+     * 512 directories, an lstat per file. After this many entries a `check` pays JNA back within a few thousand more;
+     * `run` loads JNA for its backend anyway.
      */
-    static final int JAVA_FIRST = 512;
+    static final int JAVA_FIRST = 4096;
 
     /** getdents64's buffer, native: JNA copies a byte[] argument in and out whole on every call (see LibC). */
     private static final int BUFFER_SIZE = 64 * 1024;
@@ -59,6 +63,7 @@ final class Getdents64Reader implements DirectoryReader {
     private final byte[] statx = new byte[256];
     private CharsetDecoder utf8;
     private final int javaFirst;
+    /** Entries Java listed so far. */
     private int listed;
     private boolean broken;
 
@@ -66,7 +71,7 @@ final class Getdents64Reader implements DirectoryReader {
         this(JAVA_FIRST);
     }
 
-    /** A reader that leaves the first {@code javaFirst} directories to Java (0 in tests: it reads every one). */
+    /** A reader that leaves the first {@code javaFirst} entries to Java (0 in tests: it reads every directory). */
     Getdents64Reader(int javaFirst) {
         this.javaFirst = javaFirst;
     }
@@ -78,8 +83,13 @@ final class Getdents64Reader implements DirectoryReader {
     }
 
     @Override
-    public List<Listed> list(Path dir) {
-        if (broken || listed++ < javaFirst) {
+    public List<Listed> list(Path dir) throws IOException {
+        if (listed < javaFirst) {
+            List<Listed> java = DirectoryReader.JAVA.list(dir); // what the walk would do with null, counted
+            listed += java.size();
+            return java;
+        }
+        if (broken) {
             return null;
         }
         String text = dir.toString();
