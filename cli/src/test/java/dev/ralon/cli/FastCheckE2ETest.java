@@ -16,10 +16,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@code ralon check PATH...}, {@code ralon hook FORMAT} and {@code ralon run [--backend NAME] -- CMD} skip picocli
- * (FastParser). Differential, through the real executable: every case gives the same exit code, stdout and stderr as
- * a form picocli parses ({@code check -- PATH...}, {@code hook -- FORMAT}, {@code run --backend=NAME -- CMD}); and the
- * fast forms really load no picocli class.
+ * {@code ralon check PATH...}, {@code ralon hook FORMAT}, {@code ralon status [--json]} and
+ * {@code ralon run [--backend NAME] -- CMD} skip picocli (FastParser). Differential, through the real executable: every
+ * case gives the same exit code, stdout and stderr as a form picocli parses ({@code check -- PATH...},
+ * {@code hook -- FORMAT}, {@code status [--json] --}, {@code run --backend=NAME -- CMD}); and the fast forms really load
+ * no picocli class.
  */
 class FastCheckE2ETest {
     @TempDir
@@ -103,6 +104,42 @@ class FastCheckE2ETest {
     }
 
     @Test
+    void statusSameAnswersAsThePicocliPath() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("s"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - \"**/*.json\"\n  - secrets/\n"
+                + "  - pom.xml\n  - missing.txt\n  - docs\n");
+        Files.createDirectories(project.resolve("secrets"));
+        Files.createDirectories(project.resolve("src/docs"));
+        Files.writeString(project.resolve("pom.xml"), "x");
+        Files.writeString(project.resolve("src/a.json"), "{}");
+        Files.createSymbolicLink(project.resolve("out.json"), Path.of("/etc/hostname")); // a warning
+        Path none = Files.createDirectories(dir.resolve("no-policy-here"));
+        Path bad = Files.createDirectories(dir.resolve("bad-status"));
+        Files.writeString(bad.resolve("agent.lock"), "version: 1\nprotect: [\"[z-a]\", 3]\n");
+        List<Path> dirs = new ArrayList<>(List.of(project, project.resolve("src"), bad));
+        if (!Files.exists(dir.getRoot().resolve("agent.lock")) && !Files.exists(dir.getParent().resolve("agent.lock"))) {
+            dirs.add(none);
+        }
+        for (Path cwd : dirs) {
+            for (List<String> fast : List.of(List.of("status"), List.of("status", "--json"))) {
+                List<String> slow = new ArrayList<>(fast);
+                slow.add("--");
+                Result f = ralon(cwd, Map.of(), fast);
+                Result s = ralon(cwd, Map.of(), slow);
+                assertEquals(s, f, "fast and picocli paths differ for " + fast + " in " + cwd);
+                assertEquals(cwd.startsWith(project) ? 0 : 2, f.exit(), f.err());
+            }
+        }
+        // inside an enforced process, status also probes the boundary: the same there
+        Result f = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
+                "\"$0\" status; \"$0\" status --json", System.getProperty("ralon.executable")));
+        Result s = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
+                "\"$0\" status --; \"$0\" status --json --", System.getProperty("ralon.executable")));
+        assertEquals(s, f, "inside a run");
+        assertTrue(f.out().contains("boundary check:"), f.out());
+    }
+
+    @Test
     void runSameAnswersAsThePicocliPath() throws Exception {
         Path project = Files.createDirectories(dir.resolve("r"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n  - missing.txt\n");
@@ -151,6 +188,12 @@ class FastCheckE2ETest {
         Result run = ralon(project, env, List.of("run", "--backend", "noop", "--", "true"));
         assertEquals(0, run.exit(), run.err());
         assertFalse(run.out().contains(" picocli."), "the fast run form loaded picocli");
+        Result status = ralon(project, env, List.of("status"));
+        assertEquals(0, status.exit(), status.err());
+        assertFalse(status.out().contains(" picocli."), "the fast status form loaded picocli");
+        assertTrue(status.out().contains("dev.ralon.cli.Status "), "no class-load log: " + status.err());
+        Result hook = ralon(project, env, List.of("hook", "claude-code"));
+        assertFalse(hook.out().contains("Getdents64Reader"), "the hook, which never walks, loaded the walk's reader");
         Result slow = ralon(project, env, List.of("check", "--explain", "pom.xml"));
         assertEquals(1, slow.exit(), slow.err());
         assertTrue(slow.out().contains(" picocli.CommandLine "), "an option must go through picocli");
