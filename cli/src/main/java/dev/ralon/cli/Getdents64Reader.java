@@ -83,7 +83,7 @@ final class Getdents64Reader implements DirectoryReader {
     }
 
     @Override
-    public List<Listed> list(Path dir) throws IOException {
+    public synchronized List<Listed> list(Path dir) throws IOException { // one buffer: one listing at a time
         if (listed < javaFirst) {
             List<Listed> java = DirectoryReader.JAVA.list(dir); // what the walk would do with null, counted
             listed += java.size();
