@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real executable's walk past the first {@link Getdents64Reader#JAVA_FIRST} directories (where the getdents64
+ * The real executable's walk past the first {@link Getdents64Reader#JAVA_FIRST} entries (where the getdents64
  * reader lists): a directory that can be listed but not searched (mode r--) still makes the set incomplete for uid
  * 65534, as Java's lstat of its entries fails, and {@code run} refuses it; root, who can search it, gets the entries.
  */
