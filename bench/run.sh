@@ -85,12 +85,13 @@ own_java_home=${JAVA_HOME-}
 for jdk in $jdks; do
   export JAVA_HOME="$jdk"
   jv=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  # the launcher's class-data-sharing archive for this JDK: made once before timing (a first start builds it in the
-  # background, beside the executable in .ralon-cds: see cli/src/main/launcher/ralon.sh)
+  # the launcher's class-data-sharing archive for this JDK (JDK 25+: its ahead-of-time cache, java.aot): made once
+  # before timing (a first start builds it in the background, beside the executable in .ralon-cds: see
+  # cli/src/main/launcher/ralon.sh)
   (cd "$work/small" && "$ralon" check pom.xml >/dev/null || true)
-  i=0; while [ $i -lt 120 ] && [ -z "$(find "$top/cli/target/.ralon-cds" -path "*$jdk/bin/java.jsa" -newer "$ralon" 2>/dev/null)" ]; do
+  i=0; while [ $i -lt 120 ] && [ -z "$(find "$top/cli/target/.ralon-cds" \( -path "*$jdk/bin/java.jsa" -o -path "*$jdk/bin/java.aot" \) -newer "$ralon" 2>/dev/null)" ]; do
     sleep 1; i=$((i + 1)); done
-  [ $i -lt 120 ] || echo "bench/run.sh: no class-data-sharing archive for $jdk after 120 s: the numbers include class loading" >&2
+  [ $i -lt 120 ] || echo "bench/run.sh: no class-data-sharing archive or AOT cache for $jdk after 120 s: the numbers include class loading" >&2
   group "start (JDK $jv)" "$work/small" "$jdk/bin/java -cp $work/hello Hello" \
     "$ralon check src/a.java" "$ralon check pom.xml" "sh -c 'exec $ralon hook claude-code < $work/write.json'" \
     "$ralon status" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true" \
