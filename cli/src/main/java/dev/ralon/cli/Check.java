@@ -169,6 +169,7 @@ final class Check {
      */
     static int listProtected(PolicySet policy, PrintWriter out, PrintWriter err, boolean explain, boolean json)
             throws IOException {
+        WalkReader.install();
         Expansion exp = policy.expand(true);
         Path cwd = Path.of("").toAbsolutePath();
         if (json) {

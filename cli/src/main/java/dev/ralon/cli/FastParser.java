@@ -6,16 +6,18 @@ import java.util.List;
 /**
  * The command lines on every agent's hot path, parsed without picocli: {@code ralon check PATH...} (before every write),
  * {@code ralon check} (the listing, in CI and hooks), {@code ralon hook [FORMAT]} (the agents' pre-write hook, JSON on
- * stdin) and {@code ralon run [--backend NAME] -- CMD...} (starts every session). picocli's class loading, old-format
- * bytecode verification and annotation reflection cost more than the work itself (docs/performance.md).
+ * stdin), {@code ralon status [--json]} and {@code ralon run [--backend NAME] -- CMD...} (starts every session).
+ * picocli's class loading, old-format bytecode verification and annotation reflection cost more than the work itself
+ * (docs/performance.md).
  *
  * <p>Contract: {@link #parse} returns a request only for argument lists that picocli parses unambiguously the same way,
  * and then exactly the request picocli's bindings make ({@code RequestParityTest} holds the two equal over generated
  * argument lists); for everything else it returns null and picocli parses. The forms: {@code check} alone, or followed
  * by paths, none empty, none starting with {@code -} (an option, or {@code --}) or {@code @} (picocli's argument
  * files); {@code hook} alone or with one FORMAT, not empty, not starting with {@code -} or {@code @} (an unknown FORMAT
- * is refused by the request itself, as under picocli); {@code run}, optionally {@code --backend NAME} (NAME as FORMAT),
- * then {@code --}, then at least one argument, none starting with {@code @}.
+ * is refused by the request itself, as under picocli); {@code status} alone or with {@code --json}; {@code run},
+ * optionally {@code --backend NAME} (NAME as FORMAT), then {@code --}, then at least one argument, none starting with
+ * {@code @}.
  */
 final class FastParser {
     private FastParser() {
@@ -40,6 +42,12 @@ final class FastParser {
                     return new HookRequest(null, null);
                 }
                 return args.length == 2 && plain(args[1]) ? new HookRequest(args[1], null) : null;
+            }
+            case "status" -> {
+                if (args.length == 1) {
+                    return new StatusRequest(null, false);
+                }
+                return args.length == 2 && "--json".equals(args[1]) ? new StatusRequest(null, true) : null;
             }
             case "run" -> {
                 int start = runCommandStart(args);

@@ -32,8 +32,8 @@ import java.util.Set;
  * check, never hide one.
  */
 final class HookPayload {
-    static final int MAX_DEPTH = 512;
-    static final int MAX_KEPT = 1 << 20;
+    static final int MAX_DEPTH = JsonStream.MAX_DEPTH;
+    static final int MAX_KEPT = JsonStream.MAX_KEPT;
 
     /** The input is not one well-formed JSON object of the shape described above. */
     static final class Malformed extends Exception {
@@ -54,14 +54,10 @@ final class HookPayload {
     /** Whether some {@code tool_input} string held a {@code *** Begin Patch} line. */
     boolean patch;
 
-    private final Reader in;
-    private final char[] buf = new char[8192];
-    private int pos;
-    private int len;
-    private long offset;
+    private final JsonStream json;
 
     private HookPayload(Reader in) {
-        this.in = in;
+        this.json = new JsonStream(in);
     }
 
     static HookPayload read(InputStream bytes) throws IOException, Malformed {
@@ -77,20 +73,20 @@ final class HookPayload {
     }
 
     private void document() throws IOException, Malformed {
-        if (skipBlanks() != '{') {
-            throw error("expected a JSON object");
+        if (json.skipBlanks() != '{') {
+            throw json.error("expected a JSON object");
         }
-        next();
+        json.next();
         Set<String> seen = new HashSet<>();
-        if (skipBlanks() == '}') {
-            next();
+        if (json.skipBlanks() == '}') {
+            json.next();
         } else {
             while (true) {
-                String key = key();
+                String key = json.key();
                 switch (key) {
                     case "hook_event_name", "cwd", "tool_name" -> {
                         unique(seen, key);
-                        String v = keptString(key);
+                        String v = json.keptString(key);
                         if (key.equals("cwd")) {
                             cwd = v;
                         } else if (key.equals("tool_name")) {
@@ -103,51 +99,51 @@ final class HookPayload {
                         unique(seen, key);
                         toolInput();
                     }
-                    default -> skipValue(1);
+                    default -> json.skipValue(1);
                 }
-                if (!more('}')) {
+                if (!json.more('}')) {
                     break;
                 }
             }
         }
-        if (skipBlanks() != -1) {
-            throw error("unexpected text after the JSON object");
+        if (json.skipBlanks() != -1) {
+            throw json.error("unexpected text after the JSON object");
         }
     }
 
     private void toolInput() throws IOException, Malformed {
-        if (skipBlanks() != '{') {
-            skipValue(1); // not an object: no paths in it (a write tool without a path is refused by the hook)
+        if (json.skipBlanks() != '{') {
+            json.skipValue(1); // not an object: no paths in it (a write tool without a path is refused by the hook)
             return;
         }
-        next();
-        if (skipBlanks() == '}') {
-            next();
+        json.next();
+        if (json.skipBlanks() == '}') {
+            json.next();
             return;
         }
         Set<String> seen = new HashSet<>();
         while (true) {
-            String key = key();
+            String key = json.key();
             switch (key) {
                 case "file_path", "notebook_path" -> {
                     unique(seen, key);
-                    if (skipBlanks() == '"') {
-                        paths.add(keptString("tool_input." + key));
+                    if (json.skipBlanks() == '"') {
+                        paths.add(json.keptString("tool_input." + key));
                     } else {
-                        skipValue(2);
+                        json.skipValue(2);
                     }
                 }
                 case "command", "input", "patch" -> {
-                    if (skipBlanks() == '"') {
-                        next();
-                        string(new PatchLines());
+                    if (json.skipBlanks() == '"') {
+                        json.next();
+                        json.string(new PatchLines());
                     } else {
-                        skipValue(2);
+                        json.skipValue(2);
                     }
                 }
-                default -> skipValue(2);
+                default -> json.skipValue(2);
             }
-            if (!more('}')) {
+            if (!json.more('}')) {
                 return;
             }
         }
@@ -159,244 +155,8 @@ final class HookPayload {
         }
     }
 
-    /** After a member or element: true if a comma follows (another one comes), false at {@code close}. */
-    private boolean more(char close) throws IOException, Malformed {
-        int c = skipBlanks();
-        next();
-        if (c == ',') {
-            return true;
-        }
-        if (c == close) {
-            return false;
-        }
-        throw error("expected ',' or '" + close + "'");
-    }
-
-    private String key() throws IOException, Malformed {
-        if (skipBlanks() != '"') {
-            throw error("expected a string key");
-        }
-        next();
-        Kept k = new Kept(MAX_KEPT, "a key");
-        string(k);
-        if (skipBlanks() != ':') {
-            throw error("expected ':'");
-        }
-        next();
-        return k.text.toString();
-    }
-
-    private String keptString(String what) throws IOException, Malformed {
-        if (skipBlanks() != '"') {
-            throw error(what + " is not a string");
-        }
-        next();
-        Kept k = new Kept(MAX_KEPT, what);
-        string(k);
-        return k.text.toString();
-    }
-
-    private void skipValue(int depth) throws IOException, Malformed {
-        if (depth > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH + " levels");
-        }
-        int c = skipBlanks();
-        switch (c) {
-            case '"' -> {
-                next();
-                string(Sink.DROP);
-            }
-            case '{' -> {
-                next();
-                if (skipBlanks() == '}') {
-                    next();
-                    return;
-                }
-                do {
-                    key();
-                    skipValue(depth + 1);
-                } while (more('}'));
-            }
-            case '[' -> {
-                next();
-                if (skipBlanks() == ']') {
-                    next();
-                    return;
-                }
-                do {
-                    skipValue(depth + 1);
-                } while (more(']'));
-            }
-            case 't' -> literal("true");
-            case 'f' -> literal("false");
-            case 'n' -> literal("null");
-            default -> {
-                if (c == '-' || (c >= '0' && c <= '9')) {
-                    number();
-                } else {
-                    throw error(c == -1 ? "unexpected end of input" : "unexpected character");
-                }
-            }
-        }
-    }
-
-    private void literal(String word) throws IOException, Malformed {
-        for (int i = 0; i < word.length(); i++) {
-            if (peek() != word.charAt(i)) {
-                throw error("unexpected character");
-            }
-            next();
-        }
-    }
-
-    private void number() throws IOException, Malformed {
-        if (peek() == '-') {
-            next();
-        }
-        if (peek() == '0') {
-            next();
-        } else {
-            digits();
-        }
-        if (peek() == '.') {
-            next();
-            digits();
-        }
-        if (peek() == 'e' || peek() == 'E') {
-            next();
-            if (peek() == '+' || peek() == '-') {
-                next();
-            }
-            digits();
-        }
-    }
-
-    private void digits() throws IOException, Malformed {
-        if (peek() < '0' || peek() > '9') {
-            throw error("malformed number");
-        }
-        while (peek() >= '0' && peek() <= '9') {
-            next();
-        }
-    }
-
-    /** Reads a string's characters after its opening quote, up to and including the closing one, into {@code sink}. */
-    private void string(Sink sink) throws IOException, Malformed {
-        while (true) {
-            int c = peek();
-            if (c == -1) {
-                throw error("unterminated string");
-            }
-            next();
-            if (c == '"') {
-                sink.end();
-                return;
-            }
-            if (c < 0x20) {
-                throw error("control character in a string");
-            }
-            if (c == '\\') {
-                int e = peek();
-                next();
-                switch (e) {
-                    case '"', '\\', '/' -> c = e;
-                    case 'b' -> c = '\b';
-                    case 'f' -> c = '\f';
-                    case 'n' -> c = '\n';
-                    case 'r' -> c = '\r';
-                    case 't' -> c = '\t';
-                    case 'u' -> {
-                        c = 0;
-                        for (int i = 0; i < 4; i++) {
-                            int h = Character.digit(peek(), 16);
-                            if (h < 0 || peek() > 'f') {
-                                throw error("malformed \\u escape");
-                            }
-                            next();
-                            c = c * 16 + h;
-                        }
-                    }
-                    default -> throw error("malformed escape");
-                }
-            }
-            sink.put((char) c);
-        }
-    }
-
-    private int skipBlanks() throws IOException {
-        while (true) {
-            int c = peek();
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-                return c;
-            }
-            next();
-        }
-    }
-
-    private int peek() throws IOException {
-        if (pos == len) {
-            len = in.read(buf, 0, buf.length);
-            pos = 0;
-            if (len <= 0) {
-                len = 0;
-                return -1;
-            }
-        }
-        return buf[pos];
-    }
-
-    private void next() {
-        pos++;
-        offset++;
-    }
-
-    private Malformed error(String what) {
-        return new Malformed(what + " at character " + offset);
-    }
-
-    /** Where a string's characters go as they are read. */
-    private interface Sink {
-        Sink DROP = new Sink() {
-            @Override
-            public void put(char c) {
-            }
-
-            @Override
-            public void end() {
-            }
-        };
-
-        void put(char c) throws Malformed;
-
-        void end() throws Malformed;
-    }
-
-    /** Keeps the string, up to a bound. */
-    private static final class Kept implements Sink {
-        final StringBuilder text = new StringBuilder();
-        private final int max;
-        private final String what;
-
-        Kept(int max, String what) {
-            this.max = max;
-            this.what = what;
-        }
-
-        @Override
-        public void put(char c) throws Malformed {
-            if (text.length() == max) {
-                throw new Malformed(what + " is longer than " + max + " characters");
-            }
-            text.append(c);
-        }
-
-        @Override
-        public void end() {
-        }
-    }
-
     /** Keeps the header lines of patch text (lines starting with "*** " after blanks), drops every other line. */
-    private final class PatchLines implements Sink {
+    private final class PatchLines implements JsonStream.Sink {
         private final StringBuilder line = new StringBuilder();
         private boolean header = true; // until the line's first non-blank characters say otherwise
 

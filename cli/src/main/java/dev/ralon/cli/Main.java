@@ -19,12 +19,8 @@ public final class Main {
             System.err.println("ralon: " + notUtf8);
             System.exit(ExitCodes.ERROR);
         }
-        if (Getdents64Reader.supported() && dev.ralon.policy.FileNames.jvmReadsUtf8()) {
-            // walks read entry types from the listing (loaded, with JNA, only when a command walks)
-            dev.ralon.policy.DirectoryReader.use(new Getdents64Reader());
-        }
-        // `ralon check PATH...` (before every write of an agent), `ralon hook FORMAT` (the agents' pre-write hook) and
-        // `ralon run [--backend NAME] -- CMD` (every session) skip picocli: FastParser's contract says for which exact
+        // `ralon check PATH...` (before every write of an agent), `ralon hook FORMAT` (the agents' pre-write hook),
+        // `ralon status [--json]` and `ralon run [--backend NAME] -- CMD` (every session) skip picocli: FastParser's contract says for which exact
         // argument forms; it makes the same request picocli would.
         Request fast = FastParser.parse(args);
         int code = fast != null
@@ -39,11 +35,18 @@ public final class Main {
         System.exit(code);
     }
 
-    /** Executes a request parsed without picocli, reporting a failure as picocli's handler does (one line, exit 2). */
+    /**
+     * Executes a request parsed without picocli, reporting a failure as picocli's handler does (one line, exit 2; and
+     * the JSON error document on {@code out} when the request asked for JSON).
+     */
     static int execute(Request request, java.io.InputStream in, PrintWriter out, PrintWriter err) {
         try {
             return request.execute(in, out, err);
         } catch (RuntimeException | java.io.IOException e) {
+            if (request instanceof StatusRequest s && s.json()) {
+                out.println(Json.write(CliException.errorDocument(e)));
+                out.flush();
+            }
             return CliException.report(e, err);
         }
     }

@@ -91,6 +91,7 @@ final class Run {
                 err.println("ralon: created " + created);
             }
         }
+        WalkReader.install();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = PolicyOption.leftOutNote(request.policy());

@@ -61,6 +61,10 @@ final class Train {
                         new java.io.ByteArrayInputStream(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)), none, none);
             }
             String p = lock.toString();
+            // `ralon status` (FastParser's form, text and JSON): the policy, the walk, every backend's probe and plan
+            for (boolean json : new boolean[] {false, true}) {
+                Main.execute(new StatusRequest(lock, json), java.io.InputStream.nullInputStream(), none, none);
+            }
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.

@@ -27,18 +27,17 @@ class RequestParityTest {
             "--policy", "p.lock", "@args", "", "a.txt", "src/x y", "../up.json", "/abs/pom.xml", "clé/ü.json",
             "claude-code", "codex", "gemini", "unknown-agent", "help", "--help", "-", "=", "a=b", "--backend=mount");
 
-    enum Kind { CHECK, RUN, HOOK }
+    enum Kind { CHECK, RUN, HOOK, STATUS }
 
     @Test
     void theFastParserMakesPicocliSRequestForEveryListItAccepts() {
-        long seed = Long.getLong("ralon.seed", System.getenv("CI") != null ? 18L : new Random().nextLong());
-        System.out.println("RequestParityTest seed " + seed + " (replay: -Dralon.seed=" + seed + ")");
+        long seed = dev.ralon.testsupport.Seeds.seed("RequestParityTest");
         Random random = new Random(seed);
         Map<Kind, Integer> accepted = new EnumMap<>(Kind.class);
         for (int n = 0; n < 2_000; n++) { // picocli builds its model from annotations at each parse: ~10 ms each
             List<String> args = new ArrayList<>();
-            args.add(List.of("check", "run", "hook").get(random.nextInt(3)));
-            int length = random.nextInt(7);
+            args.add(List.of("check", "run", "hook", "status").get(random.nextInt(4)));
+            int length = args.get(0).equals("status") ? random.nextInt(3) : random.nextInt(7); // status: short lists
             for (int i = 0; i < length; i++) {
                 args.add(WORDS.get(random.nextInt(WORDS.size())));
             }
@@ -72,11 +71,15 @@ class RequestParityTest {
         assertEquals(CheckRequest.of(List.of("src/a.ts")), FastParser.parse(new String[] {"check", "src/a.ts"}));
         assertEquals(new HookRequest("claude-code", null), FastParser.parse(new String[] {"hook", "claude-code"}));
         assertEquals(new HookRequest(null, null), FastParser.parse(new String[] {"hook"}));
+        assertEquals(new StatusRequest(null, false), FastParser.parse(new String[] {"status"}));
+        assertEquals(new StatusRequest(null, true), FastParser.parse(new String[] {"status", "--json"}));
         assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, List.of("claude", "--resume")),
                 FastParser.parse(new String[] {"run", "--backend", "mount", "--", "claude", "--resume"}));
         for (String[] slow : List.of(new String[] {"check", "--explain", "x"}, new String[] {"hook", "--policy", "p",
                 "claude-code"}, new String[] {"hook", "claude-code", "extra"}, new String[] {"hook", "--", "codex"},
-                new String[] {"run", "--", "@args"}, new String[] {"run", "claude"}, new String[] {"status"},
+                new String[] {"run", "--", "@args"}, new String[] {"run", "claude"},
+                new String[] {"status", "--policy", "p"}, new String[] {"status", "--json", "--json"},
+                new String[] {"--json", "status"},
                 new String[] {}, new String[] {"check", "@paths"}, new String[] {"hook", ""})) {
             assertNull(FastParser.parse(slow), List.of(slow) + " must go through picocli");
         }
@@ -85,6 +88,8 @@ class RequestParityTest {
         assertEquals(new HookRequest("claude-code", Path.of("p")),
                 Ralon.parse(new String[] {"--policy", "p", "hook", "claude-code"}));
         assertNotNull(Ralon.parse(new String[] {"check", "--", "x"}));
-        assertNull(Ralon.parse(new String[] {"status"}));
+        assertEquals(new StatusRequest(Path.of("p"), true),
+                Ralon.parse(new String[] {"--policy", "p", "status", "--json"}));
+        assertNull(Ralon.parse(new String[] {"init"}));
     }
 }

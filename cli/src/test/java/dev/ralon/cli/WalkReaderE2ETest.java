@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,10 +41,10 @@ class WalkReaderE2ETest {
             u.handOver();
             Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r--r--r--"));
 
-            CliE2ETest.Result check = u.ralon(p, "check");
+            ProcessResult check = u.ralon(p, "check");
             assertEquals(0, check.code(), check.toString());
             assertTrue(check.out().contains("open/d7/k.pem"), check.toString());
-            CliE2ETest.Result run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
+            ProcessResult run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
             if (uid == 0) {
                 assertTrue(check.out().contains("zlocked/x.pem"), "root searches it: " + check);
                 assertFalse(check.err().contains("cannot examine"), check.toString());
