@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
@@ -13,11 +14,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,14 +45,25 @@ final class Getdents64Reader implements DirectoryReader {
     private static final int NAME = 19;
 
     /**
-     * Directories Java lists before this reader takes over: loading JNA and binding libc costs about 70 ms of CPU
-     * (measured with farm-bench on a 2-entry project), which the lstat calls saved repay only after roughly a
-     * thousand directories; a small project is never slower than with Java alone.
+     * Entries Java lists (with an lstat each where the walk needs a type) before this reader takes over: loading JNA
+     * and binding libc costs about 70 ms of CPU (measured with farm-bench on a 2-entry project), which a small project
+     * never repays. What the reader saves grows with the entries, not the directories: a project of 100 directories of
+     * 100 protected files each (bench/run.sh's protected project) was listed by Java whole under the former count of
+     * 512 directories, an lstat per file. After this many entries a `check` pays JNA back within a few thousand more;
+     * `run` loads JNA for its backend anyway.
      */
-    static final int JAVA_FIRST = 512;
+    static final int JAVA_FIRST = 4096;
 
-    private final byte[] buffer = new byte[64 * 1024];
+    /** getdents64's buffer, native: JNA copies a byte[] argument in and out whole on every call (see LibC). */
+    private static final int BUFFER_SIZE = 64 * 1024;
+    private Memory buffer;
+    /** What a call returned, copied out of {@link #buffer}: only the bytes the kernel wrote. */
+    private byte[] records = new byte[4096];
+    /** statx(2)'s struct statx (256 bytes, include/uapi/linux/stat.h), for {@link #searchable}. */
+    private final byte[] statx = new byte[256];
+    private CharsetDecoder utf8;
     private final int javaFirst;
+    /** Entries Java listed so far. */
     private int listed;
     private boolean broken;
 
@@ -63,7 +71,7 @@ final class Getdents64Reader implements DirectoryReader {
         this(JAVA_FIRST);
     }
 
-    /** A reader that leaves the first {@code javaFirst} directories to Java (0 in tests: it reads every one). */
+    /** A reader that leaves the first {@code javaFirst} entries to Java (0 in tests: it reads every directory). */
     Getdents64Reader(int javaFirst) {
         this.javaFirst = javaFirst;
     }
@@ -75,8 +83,13 @@ final class Getdents64Reader implements DirectoryReader {
     }
 
     @Override
-    public List<Listed> list(Path dir) {
-        if (broken || listed++ < javaFirst) {
+    public synchronized List<Listed> list(Path dir) throws IOException { // one buffer: one listing at a time
+        if (listed < javaFirst) {
+            List<Listed> java = DirectoryReader.JAVA.list(dir); // what the walk would do with null, counted
+            listed += java.size();
+            return java;
+        }
+        if (broken) {
             return null;
         }
         String text = dir.toString();
@@ -94,9 +107,6 @@ final class Getdents64Reader implements DirectoryReader {
             broken = true; // no native library here: Java lists everything
             return null;
         }
-        if (out == null || (!out.isEmpty() && !searchable(dir, out.get(0).name()))) {
-            return null;
-        }
         return out;
     }
 
@@ -108,35 +118,60 @@ final class Getdents64Reader implements DirectoryReader {
         }
         try {
             List<Listed> out = new ArrayList<>();
-            CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-            ByteBuffer b = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
+            byte[] firstName = null;
+            if (buffer == null) {
+                buffer = new Memory(BUFFER_SIZE);
+            }
             long n;
-            while ((n = LibC.syscall(LinuxAbi.SYS_GETDENTS64, fd, buffer, buffer.length)) > 0) {
+            while ((n = LibC.syscall(LinuxAbi.SYS_GETDENTS64, fd, buffer, BUFFER_SIZE)) != 0) {
+                if (n < 0) {
+                    throw new LastErrorException(Native.getLastError());
+                }
+                if (records.length < n) {
+                    records = new byte[BUFFER_SIZE];
+                }
+                buffer.read(0, records, 0, (int) n);
+                byte[] r = records;
+                ByteBuffer b = ByteBuffer.wrap(r).order(ByteOrder.nativeOrder());
                 for (int at = 0; at < n; ) {
                     int reclen = b.getShort(at + RECLEN) & 0xffff;
                     int end = at + NAME;
-                    while (buffer[end] != 0) {
+                    while (r[end] != 0) {
                         end++;
                     }
                     int nameLength = end - at - NAME;
-                    if (!(nameLength == 1 && buffer[at + NAME] == '.')
-                            && !(nameLength == 2 && buffer[at + NAME] == '.' && buffer[at + NAME + 1] == '.')) {
-                        String name;
-                        try {
-                            name = utf8.decode(ByteBuffer.wrap(buffer, at + NAME, nameLength)).toString();
-                        } catch (CharacterCodingException e) {
-                            return null;
+                    if (!(nameLength == 1 && r[at + NAME] == '.')
+                            && !(nameLength == 2 && r[at + NAME] == '.' && r[at + NAME + 1] == '.')) {
+                        String name = ascii(r, at + NAME, nameLength);
+                        if (name == null) {
+                            try {
+                                name = utf8().decode(ByteBuffer.wrap(r, at + NAME, nameLength)).toString();
+                            } catch (CharacterCodingException e) {
+                                return null;
+                            }
                         }
-                        out.add(new Listed(name, null, typeOf(buffer[at + TYPE] & 0xff)));
+                        if (out.isEmpty()) {
+                            firstName = java.util.Arrays.copyOfRange(r, at + NAME, end + 1); // with its NUL
+                        }
+                        out.add(new Listed(name, null, typeOf(r[at + TYPE] & 0xff)));
                     }
                     at += reclen;
                 }
             }
-            return out;
+            return out.isEmpty() || searchable(fd, firstName) ? out : null;
         } finally {
             LibC.close(fd);
         }
+    }
+
+    /** The name when all its bytes are ASCII (the usual case: no decoder needed), else null. */
+    private static String ascii(byte[] b, int from, int length) {
+        for (int i = from; i < from + length; i++) {
+            if (b[i] < 0) {
+                return null;
+            }
+        }
+        return new String(b, from, length, StandardCharsets.ISO_8859_1); // ASCII: each byte is its char
     }
 
     private static Type typeOf(int dType) {
@@ -149,15 +184,23 @@ final class Getdents64Reader implements DirectoryReader {
         };
     }
 
-    /** Whether an entry's type can be read in {@code dir} (search permission), as Java's lstat would need. */
-    private static boolean searchable(Path dir, String someEntry) {
-        try {
-            Files.readAttributes(dir.resolve(someEntry), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    /**
+     * Whether an entry's type can be read in the directory {@code fd} is open on (search permission), as Java's lstat
+     * of it would need: statx(2) of one entry relative to the descriptor, not following it, asking for nothing (mask
+     * 0: the lookup and its permission check are the point). A name removed meanwhile counts as searched.
+     */
+    private boolean searchable(int fd, byte[] someEntry) {
+        if (LibC.statx(fd, someEntry, LinuxAbi.AT_SYMLINK_NOFOLLOW, 0, statx) == 0) {
             return true;
-        } catch (NoSuchFileException e) {
-            return true; // removed meanwhile: the directory was searched
-        } catch (IOException | SecurityException e) {
-            return false;
         }
+        return Native.getLastError() == LinuxAbi.ENOENT;
+    }
+
+    private CharsetDecoder utf8() {
+        if (utf8 == null) {
+            utf8 = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        }
+        return utf8;
     }
 }

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * A minimal JSON writer for the CLI's documented output shapes (insertion-ordered maps, lists, strings, numbers,
- * booleans, null). Hand-written because the only JSON library on the class path (org.json, via everit) does not keep
- * key order, and stable, readable output matters more here than a dependency.
+ * booleans, null). Hand-written because the one JSON library on the class path (org.json, which policy-spec's vector
+ * runner uses) does not keep key order, and stable, readable output matters more here than a dependency.
  */
 final class Json {
     /**

@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import dev.ralon.host.AgentsUnderLandlock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -9,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,44 +46,31 @@ class AgentsUnderLandlockE2ETest {
         // what an agent does on its first run: make its state directory and save a file in it
         Files.writeString(agent, "#!/bin/sh\nmkdir -p \"$HOME/.claude\" && echo state > \"$HOME/.claude/settings.json\"\n");
         Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Process p = new ProcessBuilder(ralon.toString(), "run", "--dry-run", "--backend", "landlock", "--", "true")
-                .directory(project.toFile()).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes());
-        boolean ok = p.waitFor() == 0;
-        dev.ralon.testsupport.Requirements.require(ok, "the landlock backend: " + text);
+        ProcessResult dry = TestProcess.of(ralon.toString(), "run", "--dry-run", "--backend", "landlock", "--", "true")
+                .in(project).mergeStderr().run();
+        dev.ralon.testsupport.Requirements.require(dry.code() == 0, "the landlock backend: " + dry.out());
     }
 
-    record Result(int exit, String err) {
-    }
-
-    Result run(List<String> args) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(args).directory(project.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("HOME", home.toString());
-        Process p = pb.start();
-        String err = new String(p.getErrorStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish");
-        }
-        return new Result(p.exitValue(), err);
+    ProcessResult run(List<String> args) throws Exception {
+        return TestProcess.of(args).in(project).env("HOME", home.toString()).stdin("").run();
     }
 
     @Test
     void theStartNoteSaysWhatBreaksForAgentsAndTheStateCannotBeCreated() throws Exception {
-        Result r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", agent.toString()));
+        ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", agent.toString()));
         assertTrue(r.err().contains("ralon: note: agents under Landlock: nothing can be created in " + home), r.err());
         assertTrue(r.err().contains("(~/.claude, ~/.codex, ~/.gemini)"), r.err());
         assertTrue(r.err().contains("--create-agent-state"), r.err());
         assertTrue(r.err().contains("ralon: note: agents under Landlock: no new file can appear in the project root " + project), r.err());
         assertTrue(r.err().contains("bubblewrap needs mount"), r.err());
-        assertFalse(r.exit() == 0, "the agent's mkdir should have failed: " + r.err());
+        assertFalse(r.code() == 0, "the agent's mkdir should have failed: " + r.err());
         assertFalse(Files.exists(home.resolve(".claude")));
     }
 
     @Test
     void createAgentStateMakesTheDirectoriesBeforeTheSandboxAndTheAgentCanWriteThere() throws Exception {
-        Result r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--create-agent-state", "--", agent.toString()));
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--create-agent-state", "--", agent.toString()));
+        assertEquals(0, r.code(), r.err());
         assertEquals("state\n", Files.readString(home.resolve(".claude/settings.json")));
         for (String d : AgentsUnderLandlock.STATE_DIRECTORIES) {
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve(d))));
@@ -90,8 +80,8 @@ class AgentsUnderLandlockE2ETest {
 
     @Test
     void otherCommandsGetNoAgentNote() throws Exception {
-        Result r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", "true"));
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", "true"));
+        assertEquals(0, r.code(), r.err());
         assertFalse(r.err().contains("agents under Landlock"), r.err());
     }
 

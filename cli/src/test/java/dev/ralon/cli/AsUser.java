@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +37,7 @@ final class AsUser implements AutoCloseable {
     /** Gives everything beneath {@link #base} (but the executable) to the user, so its control runs can change it. */
     void handOver() throws Exception {
         if (uid != 0) {
-            CliE2ETest.Result r = CliE2ETest.exec(base, null, Map.of(), "sh", "-c",
+            ProcessResult r = CliE2ETest.exec(base, null, Map.of(), "sh", "-c",
                     "chown -R -h " + uid + ":" + uid + " \"$0\" && chown root:root \"$1\"", base.toString(), exe.toString());
             if (r.code() != 0) {
                 throw new IOException("chown failed: " + r);
@@ -54,7 +56,7 @@ final class AsUser implements AutoCloseable {
     }
 
     /** The real {@code ralon} with {@code args}, as this user, in {@code cwd}. */
-    CliE2ETest.Result ralon(Path cwd, String... args) throws Exception {
+    ProcessResult ralon(Path cwd, String... args) throws Exception {
         List<String> c = new ArrayList<>(prefix());
         c.add(exe.toString());
         c.addAll(List.of(args));
@@ -62,7 +64,7 @@ final class AsUser implements AutoCloseable {
     }
 
     /** {@code sh -c script} as this user, without any sandbox (the control run). */
-    CliE2ETest.Result sh(Path cwd, String script) throws Exception {
+    ProcessResult sh(Path cwd, String script) throws Exception {
         List<String> c = new ArrayList<>(prefix());
         c.addAll(List.of("sh", "-c", script));
         return CliE2ETest.exec(cwd, null, env(Map.of()), c.toArray(String[]::new));
@@ -77,14 +79,14 @@ final class AsUser implements AutoCloseable {
      * cases both need.
      */
     static void assumeRoot() throws Exception {
-        CliE2ETest.Result id = CliE2ETest.exec(Path.of("/"), null, Map.of(), "id", "-u");
+        ProcessResult id = CliE2ETest.exec(Path.of("/"), null, Map.of(), "id", "-u");
         require("0".equals(id.out().trim()), "these cases run the sandbox as root and as uid 65534 (setpriv), which"
                 + " needs root");
     }
 
     /** Skips (locally) or fails (under CI=true) unless {@code backend} can enforce on this host. */
     void assumeBackend(Path cwd, String backend) throws Exception {
-        CliE2ETest.Result r = ralon(cwd, "run", "--backend", backend, "--dry-run");
+        ProcessResult r = ralon(cwd, "run", "--backend", backend, "--dry-run");
         require(!r.err().contains("cannot enforce on this host"), "backend " + backend + " is unavailable here: "
                 + r.err().trim());
     }

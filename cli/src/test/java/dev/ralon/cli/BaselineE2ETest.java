@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import org.json.JSONArray;
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +56,7 @@ class BaselineE2ETest {
         Files.writeString(p.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
         Files.writeString(p.resolve("secret.txt"), "secret\n");
         Files.writeString(p.resolve("app.txt"), "app\n");
-        CliE2ETest.Result g = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "sh", "-c",
+        ProcessResult g = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "sh", "-c",
                 "git init -q && git add -A && git commit -q -m init");
         assertEquals(0, g.code(), g.toString());
         return p;
@@ -74,7 +76,7 @@ class BaselineE2ETest {
             u.handOver();
             u.assumeBackend(p, backend);
             String before = read(u, p, watched);
-            CliE2ETest.Result r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
                     attack + "; echo \"attack exit $?\"");
             assertTrue(r.out().contains("attack exit"), r.toString());
             boolean gitEntry = watched.startsWith(".git/");
@@ -94,7 +96,7 @@ class BaselineE2ETest {
                 return; // under landlock the policy itself makes HOME create-restricted: no control by atomic save
             }
             // control: the same attack with --no-baseline (the explicit opt-out) goes through
-            CliE2ETest.Result off = u.ralon(p, "run", "--backend", backend, "--no-baseline", "--", "sh", "-c", attack);
+            ProcessResult off = u.ralon(p, "run", "--backend", backend, "--no-baseline", "--", "sh", "-c", attack);
             assertEquals(0, off.code(), "--no-baseline: " + off);
             assertNotEquals(before, read(u, p, watched), "with --no-baseline the attack works: " + off);
         }
@@ -116,10 +118,10 @@ class BaselineE2ETest {
                         + " \"$HOME/.claude.json\" && mkdir -p \"$HOME/.npm/_cacache\" && echo x > \"$HOME/.npm/_cacache/e\""
                         + " && echo HOME-OK";
             }
-            CliE2ETest.Result r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c", script);
+            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c", script);
             assertEquals(0, r.code(), r.toString());
             assertTrue(r.out().contains("COMMIT-OK"), r.toString());
-            CliE2ETest.Result log = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "git",
+            ProcessResult log = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "git",
                     "-c", "safe.directory=*", "log", "--oneline", "feature");
             assertTrue(log.out().contains("more"), "the commit is there, seen from outside: " + log);
             if (backend.equals("mount")) {
@@ -140,7 +142,7 @@ class BaselineE2ETest {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(0)) {
             Path p = project(u, "proj");
-            CliE2ETest.Result status = u.ralon(p, "status");
+            ProcessResult status = u.ralon(p, "status");
             assertTrue(status.out().contains("baseline: protected by `ralon run`"), status.toString());
             assertTrue(status.out().contains("exists  .git/config"), status.out());
             assertTrue(status.out().contains("exists  ~/.bashrc"), status.out());
@@ -148,7 +150,7 @@ class BaselineE2ETest {
             JSONObject sj = new JSONObject(u.ralon(p, "status", "--json").out());
             assertTrue(sj.getJSONObject("baseline").getJSONArray("paths").length() > 10, sj.toString());
 
-            CliE2ETest.Result dry = u.ralon(p, "run", "--backend", "mount", "--dry-run");
+            ProcessResult dry = u.ralon(p, "run", "--backend", "mount", "--dry-run");
             assertTrue(dry.out().contains("  protected      .git/config"), dry.out());
             assertTrue(dry.out().contains("  NOT protected  ~/.zshrc  (absent: this backend cannot stop its creation)"),
                     dry.out());
@@ -156,7 +158,7 @@ class BaselineE2ETest {
             JSONObject dj = new JSONObject(u.ralon(p, "run", "--backend", "mount", "--dry-run", "--json").out());
             JSONArray kept = dj.getJSONObject("baseline").getJSONArray("protected");
             assertTrue(kept.toString().contains("\".git/hooks\""), kept.toString());
-            CliE2ETest.Result off = u.ralon(p, "run", "--backend", "mount", "--dry-run", "--no-baseline");
+            ProcessResult off = u.ralon(p, "run", "--backend", "mount", "--dry-run", "--no-baseline");
             assertTrue(off.out().contains("baseline: off (--no-baseline)"), off.out());
             assertFalse(off.out().contains(".git/hooks"), off.out());
         }

@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,9 +29,6 @@ class CdsE2ETest {
     @TempDir
     Path dir;
 
-    record Result(int exit, String out, String err) {
-    }
-
     /**
      * A copy of the executable in its own directory: the archive lives beside the executable, in
      * {@code <dir>/.ralon-cds}, never in the user's cache (which a sandboxed agent can usually write).
@@ -45,26 +46,19 @@ class CdsE2ETest {
         return copy;
     }
 
-    Result ralon(Map<String, String> env, String... args) throws Exception {
+    /** The exit status and both outputs, whatever the pid. */
+    static void assertResult(int code, String out, String err, ProcessResult r) {
+        assertEquals(new ProcessResult(code, out, err, 0), r.answer());
+    }
+
+    ProcessResult ralon(Map<String, String> env, String... args) throws Exception {
         return ralonAt(installed("bin"), env, args);
     }
 
-    Result ralonAt(Path exe, Map<String, String> env, String... args) throws Exception {
+    ProcessResult ralonAt(Path exe, Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(exe.toString()));
         cmd.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.resolve("p").toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().remove("RALON_CDS");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + List.of(args));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        return TestProcess.of(cmd).in(dir.resolve("p")).without("RALON_CDS").env(env).stdin("").run();
     }
 
     Optional<Path> archive(Path cache) throws Exception {
@@ -95,16 +89,16 @@ class CdsE2ETest {
         Path cache = dir.resolve("bin/.ralon-cds");
         Path userCache = dir.resolve("user-cache");
         Map<String, String> env = Map.of("XDG_CACHE_HOME", userCache.toString());
-        Result first = ralon(env, "check", "pom.xml");
-        assertEquals(new Result(1, "pom.xml\n", ""), first);
+        ProcessResult first = ralon(env, "check", "pom.xml");
+        assertResult(1, "pom.xml\n", "", first);
         Path a = awaitArchive(cache);
         assertTrue(a.startsWith(cache.resolve("cds")), a.toString());
         assertTrue(archive(userCache).isEmpty(), "no archive where a sandboxed agent could plant one (the user's cache)");
 
         Map<String, String> logged = Map.of("XDG_CACHE_HOME", userCache.toString(),
                 "RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr -Xlog:cds=info:stderr -Xlog:class+path=info:stderr");
-        Result shared = ralon(logged, "check", "pom.xml");
-        assertEquals(1, shared.exit());
+        ProcessResult shared = ralon(logged, "check", "pom.xml");
+        assertEquals(1, shared.code());
         assertTrue(shared.err().contains("dev.ralon.cli.FastParser source: shared objects file"),
                 "the archive is not used: " + shared.err().lines().filter(l -> !l.contains("class,load")).toList());
 
@@ -112,9 +106,9 @@ class CdsE2ETest {
         // read from the jar would mean opening and searching it at every start
         for (List<String> args : List.of(List.of("check", "pom.xml"), List.of("run", "--backend", "noop", "--", "true"),
                 List.of("run", "--backend", "landlock", "--", "true"))) {
-            Result r = ralon(Map.of("XDG_CACHE_HOME", userCache.toString(), "RALON_JAVA_OPTS",
+            ProcessResult r = ralon(Map.of("XDG_CACHE_HOME", userCache.toString(), "RALON_JAVA_OPTS",
                     "-Xlog:class+load=info:stderr"), args.toArray(String[]::new));
-            if (args.contains("landlock") && r.exit() == 2) {
+            if (args.contains("landlock") && r.code() == 2) {
                 continue; // no Landlock here: LandlockE2E tests say so loudly; this is about class loading
             }
             // One exception, on a JDK 25+ AOT cache only: picocli's classes are class-file version 49, which the AOT
@@ -132,13 +126,13 @@ class CdsE2ETest {
         // the JVM writes the archive read-only (0444): only root could write it as it is
         Files.setPosixFilePermissions(a, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         Files.write(a, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt: not a CDS archive
-        assertEquals(new Result(1, "pom.xml\n", ""), ralon(env, "check", "pom.xml"));
+        assertResult(1, "pom.xml\n", "", ralon(env, "check", "pom.xml"));
         assertFalse(Files.exists(a), "a rejected archive must be deleted so that a new one is made");
-        assertEquals(new Result(0, "", ""), ralon(env, "check", "src/x.java"));
+        assertResult(0, "", "", ralon(env, "check", "src/x.java"));
         awaitArchive(cache);
 
-        Result off = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0"), "check", "pom.xml");
-        assertEquals(new Result(1, "pom.xml\n", ""), off);
+        ProcessResult off = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0"), "check", "pom.xml");
+        assertResult(1, "pom.xml\n", "", off);
         Thread.sleep(500);
         assertFalse(Files.exists(dir.resolve("bin-off/.ralon-cds")), "RALON_CDS=0 must not make an archive");
     }
@@ -153,9 +147,9 @@ class CdsE2ETest {
         Path project = Files.createDirectories(dir.resolve("p"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
         Path before = dir.resolve("cache-without");
-        Result unpacked = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0", "XDG_CACHE_HOME", before.toString(),
+        ProcessResult unpacked = ralonAt(installed("bin-off"), Map.of("RALON_CDS", "0", "XDG_CACHE_HOME", before.toString(),
                 "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true"), "run", "--backend", "noop", "--", "true");
-        assertEquals(0, unpacked.exit(), unpacked.err());
+        assertEquals(0, unpacked.code(), unpacked.err());
         // (JNA unlinks the unpacked file once loaded, so its log is what shows it)
         assertTrue(unpacked.err().contains("Extracting library to " + before.resolve("JNA")), "control: without the "
                 + "directory beside the executable, JNA unpacks its library into XDG_CACHE_HOME/JNA (else this test "
@@ -167,9 +161,9 @@ class CdsE2ETest {
         Path lib = Path.of(a + ".jna", System.mapLibraryName("jnidispatch"));
         assertTrue(Files.isRegularFile(lib), "the builder must copy JNA's library beside the archive: " + lib);
         Path after = dir.resolve("cache-with");
-        Result r = ralon(Map.of("XDG_CACHE_HOME", after.toString(), "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true"),
+        ProcessResult r = ralon(Map.of("XDG_CACHE_HOME", after.toString(), "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true"),
                 "run", "--backend", "noop", "--", "true");
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("Found jnidispatch at " + lib), r.err());
         assertFalse(r.err().contains("Extracting library"), r.err());
         // (JNA still makes its temp directory there, to clean up files of earlier versions: it writes nothing into it)
@@ -208,11 +202,10 @@ class CdsE2ETest {
         for (int i = 0; i < spoil.size(); i++) {
             for (boolean spoiled : List.of(true, false)) {
                 List<String> cmd = spoiled ? spoil.get(i) : restore.get(i);
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                String pout = new String(p.getInputStream().readAllBytes());
-                assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, cmd + ": " + pout);
-                Result r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
-                assertEquals(0, r.exit(), r.err());
+                ProcessResult step = TestProcess.of(cmd).mergeStderr().stdin("").timeout(30).run();
+                assertEquals(0, step.code(), cmd + ": " + step.out());
+                ProcessResult r = ralonAt(exe, logged, "run", "--backend", "noop", "--", "true");
+                assertEquals(0, r.code(), r.err());
                 String what = spoiled ? "after " + cmd + " it must not be used" : "control: after " + cmd + " it is used";
                 assertEquals(!spoiled, r.err().contains("dev.ralon.cli.FastParser source: shared objects file"),
                         "archive, " + what);
@@ -241,13 +234,13 @@ class CdsE2ETest {
                 List.of(java, "-Xshare:off", "-XX:DumpLoadedClassList=" + list, "-cp", copy.toString(), "dev.ralon.cli.Train"),
                 List.of(java, "-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + a,
                         "-cp", copy.toString()))) {
-            Process p = new ProcessBuilder(step).redirectErrorStream(true).redirectOutput(dir.resolve("dump.log").toFile()).start();
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, Files.readString(dir.resolve("dump.log")));
+            ProcessResult dump = TestProcess.of(step).mergeStderr().stdin("").timeout(120).run();
+            assertEquals(0, dump.code(), dump.out());
         }
         assertTrue(Files.size(a) > 1_000_000, "dump made no archive");
-        assertEquals(new Result(1, "pom.xml\n", ""), ralon(env, "check", "pom.xml"));
+        assertResult(1, "pom.xml\n", "", ralon(env, "check", "pom.xml"));
         assertFalse(Files.exists(a), "a foreign archive must be deleted so that a new one is made");
-        assertEquals(new Result(0, "", ""), ralon(env, "check", "x.java"));
+        assertResult(0, "", "", ralon(env, "check", "x.java"));
         awaitArchive(cache);
     }
 }

@@ -1,12 +1,14 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -48,48 +49,16 @@ class CliE2ETest {
         assertTrue(Files.isExecutable(exe), exe + " is not executable: run `mvn package` first");
     }
 
-    record Result(int code, String out, String err) {
-        List<String> errLines() {
-            return err.lines().toList();
-        }
+    /**
+     * Runs {@code cmd} in {@code cwd} with {@code env} added (and RALON_DEBUG removed), {@code stdin} through a pipe
+     * (null: an empty one), at most 60 s.
+     */
+    static ProcessResult exec(Path cwd, byte[] stdin, Map<String, String> env, String... cmd) throws Exception {
+        return TestProcess.of(cmd).in(cwd).without("RALON_DEBUG").env(env)
+                .stdin(stdin == null ? new byte[0] : stdin).run();
     }
 
-    static Result exec(Path cwd, byte[] stdin, Map<String, String> env, String... cmd) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        pb.environment().remove("RALON_DEBUG");
-        pb.environment().putAll(env);
-        return exec(pb, stdin, cmd);
-    }
-
-    /** Starts {@code pb} (its environment as the caller set it), feeds it {@code stdin}, waits at most 60 s. */
-    static Result exec(ProcessBuilder pb, byte[] stdin, String... cmd) throws Exception {
-        Process p = pb.start();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
-        try (var in = p.getOutputStream()) {
-            if (stdin != null) {
-                in.write(stdin);
-            }
-        } catch (IOException e) {
-            // the process may exit before reading its input
-        }
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("timed out (hang?): " + String.join(" ", cmd));
-        }
-        return new Result(p.exitValue(), new String(out.get(), StandardCharsets.UTF_8),
-                new String(err.get(), StandardCharsets.UTF_8));
-    }
-
-    static byte[] readAll(InputStream in) {
-        try {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            return new byte[0];
-        }
-    }
-
-    Result ralon(Path cwd, String... args) throws Exception {
+    ProcessResult ralon(Path cwd, String... args) throws Exception {
         return exec(cwd, null, Map.of(), cmd(args));
     }
 
@@ -100,7 +69,7 @@ class CliE2ETest {
         return c;
     }
 
-    static void assertBadInput(Result r, String... mustContain) {
+    static void assertBadInput(ProcessResult r, String... mustContain) {
         assertEquals(2, r.code(), r.toString());
         assertEquals(1, r.errLines().size(), "exactly one line on stderr: " + r.err());
         String line = r.errLines().get(0);
@@ -139,13 +108,13 @@ class CliE2ETest {
 
     @Test
     void versionAndHelp() throws Exception {
-        Result v = ralon(tmp, "--version");
+        ProcessResult v = ralon(tmp, "--version");
         assertEquals(0, v.code(), v.toString());
         assertTrue(v.out().startsWith("ralon ") && v.out().contains("(agent.lock version 1)"), v.out());
-        Result h = ralon(tmp, "--help");
+        ProcessResult h = ralon(tmp, "--help");
         assertEquals(0, h.code());
         assertTrue(h.out().contains("Examples:") && h.out().contains("git diff --name-only | ralon check --stdin"), h.out());
-        Result bad = ralon(tmp, "check", "--bogus");
+        ProcessResult bad = ralon(tmp, "check", "--bogus");
         assertEquals(2, bad.code());
         assertEquals(1, bad.errLines().size(), bad.err());
         assertTrue(bad.err().startsWith("ralon: "), bad.err());
@@ -154,12 +123,12 @@ class CliE2ETest {
     @Test
     void initInTheWorkingDirectory() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("w"));
-        Result r = ralon(dir, "init");
+        ProcessResult r = ralon(dir, "init");
         assertEquals(0, r.code(), r.toString());
         assertEquals(InitCommand.TEMPLATE, Files.readString(dir.resolve("agent.lock")));
         Files.writeString(dir.resolve("agent.lock"), "version: 1\n");
         Map<String, String> before = listing(dir);
-        Result again = ralon(dir, "init");
+        ProcessResult again = ralon(dir, "init");
         assertEquals(2, again.code());
         assertTrue(again.err().contains("--force"), again.err());
         assertEquals(before, listing(dir));
@@ -172,7 +141,7 @@ class CliE2ETest {
     void checkRelativePathsAndDiscoveryFromASubdirectory() throws Exception {
         Path root = project();
         Path sub = root.resolve("src");
-        Result r = ralon(sub, "check", "auth/login.ts", "app.ts", "../.env", "auth/../app.ts");
+        ProcessResult r = ralon(sub, "check", "auth/login.ts", "app.ts", "../.env", "auth/../app.ts");
         assertEquals(1, r.code(), r.toString());
         assertEquals(List.of("auth/login.ts", "../.env"), r.out().lines().toList());
         assertEquals(0, ralon(sub, "check", "app.ts").code());
@@ -181,7 +150,7 @@ class CliE2ETest {
         Files.createSymbolicLink(root.resolve("shortcut"), Path.of("src/auth/login.ts"));
         assertEquals(1, ralon(root, "check", "shortcut").code(), "reaches a protected file through a link");
 
-        Result list = ralon(sub, "check");
+        ProcessResult list = ralon(sub, "check");
         assertEquals(0, list.code(), list.toString());
         assertEquals(List.of(root.resolve(".env").toString(), root.resolve("agent.lock").toString(), "auth/"),
                 list.out().lines().toList(), "listing: relative to the working directory when beneath it, else absolute");
@@ -194,22 +163,22 @@ class CliE2ETest {
         Map<String, String> env = Map.of("GIT_CONFIG_GLOBAL", "/dev/null", "GIT_CONFIG_NOSYSTEM", "1");
         assertEquals(0, exec(root, null, env, "git", "init", "-q").code());
         assertEquals(0, exec(root, null, env, "git", "add", "-A").code());
-        Result z = exec(root, null, env, "sh", "-c", "git ls-files -z | \"$0\" check -z --stdin", exe.toString());
+        ProcessResult z = exec(root, null, env, "sh", "-c", "git ls-files -z | \"$0\" check -z --stdin", exe.toString());
         assertEquals(1, z.code(), z.toString());
         List<String> got = new ArrayList<>(Arrays.asList(z.out().split("\0")));
         assertEquals(List.of(".env", "agent.lock", "src/auth/login.ts", "src/auth/we ird\nname.ts"), got);
         assertTrue(z.out().endsWith("\0"));
-        Result nl = exec(root, null, env, "sh", "-c", "git ls-files src/app.ts | \"$0\" check --stdin", exe.toString());
+        ProcessResult nl = exec(root, null, env, "sh", "-c", "git ls-files src/app.ts | \"$0\" check --stdin", exe.toString());
         assertEquals(0, nl.code(), nl.toString());
     }
 
     @Test
     void statusThroughTheExecutable() throws Exception {
         Path root = project();
-        Result t = ralon(root, "status");
+        ProcessResult t = ralon(root, "status");
         assertEquals(0, t.code(), t.toString());
         assertTrue(t.out().contains("policy: " + root.resolve("agent.lock")) && t.out().contains("backends:"), t.out());
-        Result j = ralon(root, "status", "--json");
+        ProcessResult j = ralon(root, "status", "--json");
         assertEquals(0, j.code(), j.toString());
         JSONObject doc = new JSONObject(j.out());
         assertEquals(3, doc.getInt("protectedPaths"));
@@ -222,7 +191,7 @@ class CliE2ETest {
         Map<String, String> before = listing(dir);
         long t0 = System.nanoTime();
         for (String[] args : List.of(new String[] {"check"}, new String[] {"check", "x"}, new String[] {"status"})) {
-            Result r = ralon(dir, args);
+            ProcessResult r = ralon(dir, args);
             assertBadInput(r, mustContain);
         }
         assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(60), "took too long");
@@ -277,13 +246,13 @@ class CliE2ETest {
         Path dir = Files.createDirectories(tmp.resolve("four")).toRealPath();
         Files.writeString(dir.resolve("agent.lock"), "version: 2\nprotected: x\nprotect:\n  - /etc\n  - ok\n  - ../up\n  - 7\n");
         Map<String, String> before = listing(dir);
-        Result r = ralon(dir, "check", "x");
+        ProcessResult r = ralon(dir, "check", "x");
         assertEquals(2, r.code(), r.toString());
         assertEquals(List.of("ralon: agent.lock:1:10: ", "ralon: agent.lock:2:1: ", "ralon: agent.lock:7:5: ",
                 "ralon: agent.lock:4:5: ", "ralon: agent.lock:6:5: "),
                 r.errLines().stream().map(l -> l.substring(0, l.indexOf(": ", 7) + 2)).toList(), r.err());
         assertEquals("", r.out());
-        Result j = ralon(dir, "check", "--json", "x");
+        ProcessResult j = ralon(dir, "check", "--json", "x");
         assertEquals(2, j.code(), j.toString());
         JSONObject doc = new JSONObject(j.out());
         assertEquals("schema", doc.getJSONObject("error").getString("kind"));
@@ -307,10 +276,10 @@ class CliE2ETest {
         Files.createSymbolicLink(dir.resolve("deep"), Path.of("sub/deeper"));
         Files.writeString(dir.resolve("key.pem"), "k");
         Files.writeString(dir.resolve("agent.lock"), "version: 1\nprotect:\n  - key.pem\n");
-        Result r = ralon(dir, "check", "deep/../../key.pem");
+        ProcessResult r = ralon(dir, "check", "deep/../../key.pem");
         assertEquals(1, r.code(), r.toString());
         assertEquals("deep/../../key.pem\n", r.out());
-        Result empty = ralon(dir, "check", "");
+        ProcessResult empty = ralon(dir, "check", "");
         assertEquals(2, empty.code(), empty.toString());
         assertTrue(empty.err().startsWith("ralon: an empty path names nothing"), empty.err());
     }
@@ -332,7 +301,7 @@ class CliE2ETest {
     @Test
     void fifoNamedAgentLockDoesNotHang() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("f"));
-        assertEquals(0, new ProcessBuilder("mkfifo", dir.resolve("agent.lock").toString()).start().waitFor());
+        assertEquals(0, TestProcess.of("mkfifo", dir.resolve("agent.lock").toString()).run().code());
         badPolicy(dir, "fifo");
     }
 
@@ -384,7 +353,7 @@ class CliE2ETest {
             Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
 
-        Result run(Path cwd, String... args) throws Exception {
+        ProcessResult run(Path cwd, String... args) throws Exception {
             List<String> c = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                     exe.toString()));
             c.addAll(List.of(args));
@@ -426,7 +395,7 @@ class CliE2ETest {
             }
             assertEquals(before, listing(dir));
             Files.setPosixFilePermissions(lock, PosixFilePermissions.fromString("rw-r--r--"));
-            Result ok = nobody.run(dir, "check");
+            ProcessResult ok = nobody.run(dir, "check");
             assertEquals(0, ok.code(), "the same file, readable, works for uid 65534: " + ok);
         } finally {
             nobody.delete();
@@ -449,13 +418,13 @@ class CliE2ETest {
             Files.writeString(src.resolve("a.pem"), "key\n");
             Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("r--r--r--"));
             Map<String, String> before = listing(dir);
-            Result run = nobody.run(dir, "run", "--backend", "noop", "--", "true");
+            ProcessResult run = nobody.run(dir, "run", "--backend", "noop", "--", "true");
             assertEquals(2, run.code(), "an incomplete protected set must be refused: " + run);
             assertTrue(run.err().contains("cannot examine") && run.err().contains("src/a.pem"), run.toString());
-            Result list = nobody.run(dir, "check");
+            ProcessResult list = nobody.run(dir, "check");
             assertTrue(list.err().contains("cannot examine") && list.err().contains("src/a.pem"), list.toString());
             Files.setPosixFilePermissions(src, PosixFilePermissions.fromString("rwxr-xr-x"));
-            Result ok = nobody.run(dir, "run", "--backend", "noop", "--", "true");
+            ProcessResult ok = nobody.run(dir, "run", "--backend", "noop", "--", "true");
             assertEquals(0, ok.code(), "control: searchable again, the same run starts: " + ok);
             assertEquals(before, listing(dir));
         } finally {
@@ -481,7 +450,7 @@ class CliE2ETest {
             Files.setPosixFilePermissions(inReach, PosixFilePermissions.fromString("---------"));
             Files.setPosixFilePermissions(dir.resolve("node_modules"), PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(outOfReach, PosixFilePermissions.fromString("---------"));
-            Result r = nobody.run(dir, "check");
+            ProcessResult r = nobody.run(dir, "check");
             assertEquals(0, r.code(), r.toString());
             assertTrue(r.err().contains("cannot list") && r.err().contains("config/private"),
                     "unreadable directory inside the policy's reach is reported: " + r);
@@ -498,7 +467,7 @@ class CliE2ETest {
         try {
             Path dir = nobody.dir("ro");
             Map<String, String> before = listing(dir);
-            Result r = nobody.run(dir, "init");
+            ProcessResult r = nobody.run(dir, "init");
             assertBadInput(r, dir.resolve("agent.lock").toString(), "permission denied");
             assertEquals(before, listing(dir), "nothing written");
         } finally {

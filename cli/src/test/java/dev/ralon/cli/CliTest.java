@@ -1,5 +1,8 @@
 package dev.ralon.cli;
 
+
+import dev.ralon.testsupport.ProcessResult;
+
 import dev.ralon.policy.PolicyLoader;
 import org.json.JSONArray;
 import org.json.JSONObject;
@@ -37,20 +40,15 @@ class CliTest {
     Path root;
     Path lock;
 
-    record Result(int code, String out, String err) {
-        List<String> errLines() {
-            return err.lines().toList();
-        }
-    }
-
-    static Result run(String... args) {
+    /** Runs Ralon in this JVM: the result is this process's (its pid). */
+    static ProcessResult run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Ralon.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return new ProcessResult(code, out.toString(), err.toString(), ProcessHandle.current().pid());
     }
 
-    static Result runWithStdin(byte[] stdin, String... args) {
+    static ProcessResult runWithStdin(byte[] stdin, String... args) {
         InputStream saved = System.in;
         System.setIn(new ByteArrayInputStream(stdin));
         try {
@@ -61,7 +59,7 @@ class CliTest {
     }
 
     /** One line on stderr, "ralon: ...", exit 2, nothing on stdout. */
-    static void assertError(Result r, String... mustContain) {
+    static void assertError(ProcessResult r, String... mustContain) {
         assertEquals(2, r.code(), r.toString());
         assertEquals(1, r.errLines().size(), "exactly one line on stderr: " + r.err());
         String line = r.errLines().get(0);
@@ -95,7 +93,7 @@ class CliTest {
 
     @Test
     void version() {
-        Result r = run("--version");
+        ProcessResult r = run("--version");
         assertEquals(0, r.code());
         assertTrue(r.out().matches("ralon \\S+ \\(agent\\.lock version 1\\)\\n"), r.out());
         assertFalse(r.out().contains("unknown"), "the build's version is filtered in: " + r.out());
@@ -103,14 +101,14 @@ class CliTest {
 
     @Test
     void helpHasExamplesAndExitCodes() {
-        Result r = run("--help");
+        ProcessResult r = run("--help");
         assertEquals(0, r.code());
         for (String s : List.of("Usage: ralon", "init", "check", "status", "run", "Examples:", "ralon check --stdin",
                 "Exit codes:")) {
             assertTrue(r.out().contains(s), s + " missing from help:\n" + r.out());
         }
         for (String sub : List.of("init", "check", "status")) {
-            Result h = run(sub, "--help");
+            ProcessResult h = run(sub, "--help");
             assertEquals(0, h.code(), sub);
             assertTrue(h.out().startsWith("Usage: ralon " + sub), h.out());
         }
@@ -130,8 +128,8 @@ class CliTest {
 
     @Test
     void policyBeforeTheCommandIsTheCommandsOwn() throws Exception {
-        Result before = run("--policy", lock.toString(), "check", "--explain", p(".env"));
-        Result after = run("check", "--explain", "--policy", lock.toString(), p(".env"));
+        ProcessResult before = run("--policy", lock.toString(), "check", "--explain", p(".env"));
+        ProcessResult after = run("check", "--explain", "--policy", lock.toString(), p(".env"));
         assertEquals(1, before.code(), before.toString());
         assertEquals(after, before);
         assertEquals(0, run("--policy", lock.toString(), "status").code());
@@ -152,7 +150,7 @@ class CliTest {
 
     @Test
     void completionCompletesFileNamesBackendNamesAndHookNames() {
-        Result r = run("generate-completion");
+        ProcessResult r = run("generate-completion");
         assertEquals(0, r.code(), r.err());
         String script = r.out();
         String check = script.substring(script.indexOf("function _picocli_ralon_check()"));
@@ -178,14 +176,14 @@ class CliTest {
             List<String> a = new ArrayList<>(List.of(args));
             a.add(1, lock.toString());
             a.add(1, "--policy");
-            Result r = run(a.toArray(String[]::new));
+            ProcessResult r = run(a.toArray(String[]::new));
             JSONObject doc = new JSONObject(r.out());
             assertEquals(1, doc.getInt("format"), List.of(args) + ": " + r.out());
             assertTrue(r.out().startsWith("{\n  \"format\": 1,\n"), "the format comes first: " + r.out());
         }
         Files.writeString(lock, "version: 1\nprotect:\n  - ok\n  - /abs\n");
         for (String cmd : List.of("status", "check")) {
-            Result bad = run(cmd, "--json", "--policy", lock.toString());
+            ProcessResult bad = run(cmd, "--json", "--policy", lock.toString());
             assertEquals(2, bad.code(), bad.toString());
             JSONObject e = new JSONObject(bad.out()).getJSONObject("error");
             assertEquals(1, new JSONObject(bad.out()).getInt("format"));
@@ -196,9 +194,9 @@ class CliTest {
             assertTrue(e.getString("message").contains("agent.lock:4:5"), e.toString());
             assertEquals(1, bad.errLines().size(), "the one line on stderr stays: " + bad.err());
         }
-        Result usage = run("status", "--json", "--bogus");
+        ProcessResult usage = run("status", "--json", "--bogus");
         assertEquals("usage", new JSONObject(usage.out()).getJSONObject("error").getString("kind"));
-        Result plain = run("status", "--policy", lock.toString());
+        ProcessResult plain = run("status", "--policy", lock.toString());
         assertError(plain, "agent.lock:4:5");
     }
 
@@ -206,13 +204,13 @@ class CliTest {
     void explainSaysADirectoryIsProtectedAsAWhole() throws Exception {
         Files.createDirectories(root.resolve(".github/workflows"));
         Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n");
-        Result r = run("check", "--explain", "--policy", lock.toString(), p(".github/workflows"),
+        ProcessResult r = run("check", "--explain", "--policy", lock.toString(), p(".github/workflows"),
                 p(".github/workflows/new.yml"), p(".github"));
         assertEquals(1, r.code(), r.toString());
         assertEquals(p(".github/workflows") + ": protected by \".github/workflows/**\" (agent.lock:3), which matches"
                 + " everything beneath it, so it is protected as a whole, new entries included\n"
                 + p(".github/workflows/new.yml") + ": protected by \".github/workflows/**\" (agent.lock:3)\n", r.out());
-        Result status = run("status", "--policy", lock.toString());
+        ProcessResult status = run("status", "--policy", lock.toString());
         assertFalse(status.out().contains("expanded at start"), status.out());
         Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n  - \"**/*.pem\"\n");
         status = run("status", "--policy", lock.toString());
@@ -225,7 +223,7 @@ class CliTest {
     @Test
     void initWritesTheTemplateAndRefusesToOverwrite() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("fresh"));
-        Result r = run("init", dir.toString());
+        ProcessResult r = run("init", dir.toString());
         assertEquals(0, r.code(), r.toString());
         Path written = dir.resolve("agent.lock");
         assertEquals(InitCommand.TEMPLATE, Files.readString(written));
@@ -236,11 +234,11 @@ class CliTest {
         Files.writeString(written, "version: 1\n# mine\n");
         Files.setLastModifiedTime(written, FileTime.fromMillis(1_500_000_000_000L));
         Map<String, String> before = listing(dir);
-        Result again = run("init", dir.toString());
+        ProcessResult again = run("init", dir.toString());
         assertError(again, written.toString(), "already exists", "--force");
         assertEquals(before, listing(dir), "refused: file untouched, no temporary file left");
 
-        Result forced = run("init", "--force", dir.toString());
+        ProcessResult forced = run("init", "--force", dir.toString());
         assertEquals(0, forced.code(), forced.toString());
         assertEquals(InitCommand.TEMPLATE, Files.readString(written));
         assertEquals(List.of("agent.lock"), List.copyOf(listing(dir).keySet()), "no temporary file left");
@@ -254,7 +252,7 @@ class CliTest {
             Files.createDirectories(dir.resolve(f).getParent());
             Files.writeString(dir.resolve(f), "x");
         }
-        Result r = run("init", dir.toString());
+        ProcessResult r = run("init", dir.toString());
         assertEquals(0, r.code(), r.toString());
         String text = Files.readString(dir.resolve("agent.lock"));
         List<String> patterns = PolicyLoader.load(dir.resolve("agent.lock")).declaredRules().stream()
@@ -271,7 +269,7 @@ class CliTest {
         assertEquals(1, run("check", "--policy", dir.resolve("agent.lock").toString(), dir.resolve(".env.local").toString(),
                 dir.resolve(".github/workflows/new.yml").toString()).code());
 
-        Result min = run("init", "--minimal", "--force", dir.toString());
+        ProcessResult min = run("init", "--minimal", "--force", dir.toString());
         assertEquals(0, min.code(), min.toString());
         assertEquals(InitCommand.TEMPLATE, Files.readString(dir.resolve("agent.lock")));
     }
@@ -301,31 +299,31 @@ class CliTest {
 
     @Test
     void checkExitCodes() {
-        Result prot = run("check", "--policy", lock.toString(), p(".env"));
+        ProcessResult prot = run("check", "--policy", lock.toString(), p(".env"));
         assertEquals(1, prot.code(), prot.toString());
         assertEquals(p(".env") + "\n", prot.out());
         assertEquals("", prot.err());
 
-        Result free = run("check", "--policy", lock.toString(), p("src/app.ts"));
+        ProcessResult free = run("check", "--policy", lock.toString(), p("src/app.ts"));
         assertEquals(0, free.code(), free.toString());
         assertEquals("", free.out());
 
-        Result mixed = run("check", "--policy", lock.toString(), p("src/app.ts"), p("src/auth/login.ts"),
+        ProcessResult mixed = run("check", "--policy", lock.toString(), p("src/app.ts"), p("src/auth/login.ts"),
                 p("keys/server.pem"), p("agent.lock"), p("not/yet.txt"), p("src/auth/new-file.ts"));
         assertEquals(1, mixed.code());
         assertEquals(String.join("\n", p("src/auth/login.ts"), p("keys/server.pem"), p("agent.lock"),
                 p("not/yet.txt"), p("src/auth/new-file.ts")) + "\n", mixed.out(), "only the protected ones, in order");
 
-        Result outside = run("check", "--policy", lock.toString(), tmp.resolve("elsewhere/.env").toString(), "/etc/passwd");
+        ProcessResult outside = run("check", "--policy", lock.toString(), tmp.resolve("elsewhere/.env").toString(), "/etc/passwd");
         assertEquals(0, outside.code(), "paths outside the root are not protected by this policy");
 
-        Result top = run("check", "--policy", lock.toString(), root.toString());
+        ProcessResult top = run("check", "--policy", lock.toString(), root.toString());
         assertEquals(0, top.code(), "the root directory itself is not protected");
     }
 
     @Test
     void checkExplain() {
-        Result r = run("check", "--explain", "--policy", lock.toString(), p("keys/server.pem"), p("agent.lock"),
+        ProcessResult r = run("check", "--explain", "--policy", lock.toString(), p("keys/server.pem"), p("agent.lock"),
                 p("src/app.ts"));
         assertEquals(1, r.code());
         assertEquals(p("keys/server.pem") + ": protected by \"**/*.pem\" (agent.lock:4)\n"
@@ -334,7 +332,7 @@ class CliTest {
 
     @Test
     void checkJson() {
-        Result r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
+        ProcessResult r = run("check", "--json", "--policy", lock.toString(), p("src/auth/x.ts"), p("src/app.ts"));
         assertEquals(1, r.code());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "anyProtected",
@@ -355,7 +353,7 @@ class CliTest {
         assertFalse(second.getBoolean("protected"));
         assertEquals(0, second.getJSONArray("rules").length());
 
-        Result none = run("check", "--json", "--policy", lock.toString(), p("src/app.ts"));
+        ProcessResult none = run("check", "--json", "--policy", lock.toString(), p("src/app.ts"));
         assertEquals(0, none.code());
         assertFalse(new JSONObject(none.out()).getBoolean("anyProtected"));
     }
@@ -366,7 +364,7 @@ class CliTest {
         Files.createSymbolicLink(root.resolve("door"), Path.of("src/auth"));
         Path outside = Files.createDirectories(tmp.resolve("outside"));
         Files.createSymbolicLink(outside.resolve("back"), root);
-        Result r = run("check", "--policy", lock.toString(), p("innocent.txt"), p("door/login.ts"), p("door/new.ts"),
+        ProcessResult r = run("check", "--policy", lock.toString(), p("innocent.txt"), p("door/login.ts"), p("door/new.ts"),
                 outside.resolve("back/.env").toString(), p("src/../.env"));
         assertEquals(1, r.code());
         assertEquals(5, r.out().lines().count(), r.out());
@@ -375,41 +373,41 @@ class CliTest {
     @Test
     void checkStdinNewlinesAndNul() {
         String lines = p(".env") + "\r\n" + p("src/app.ts") + "\n\n" + p("keys/server.pem") + "\n";
-        Result r = runWithStdin(lines.getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy", lock.toString());
+        ProcessResult r = runWithStdin(lines.getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy", lock.toString());
         assertEquals(1, r.code(), r.toString());
         assertEquals(p(".env") + "\n" + p("keys/server.pem") + "\n", r.out());
 
         String odd = root.resolve("we ird\nname.pem").toString();
         byte[] z = (p("src/app.ts") + "\0" + odd + "\0").getBytes(StandardCharsets.UTF_8);
-        Result rz = runWithStdin(z, "check", "-z", "--stdin", "--policy", lock.toString());
+        ProcessResult rz = runWithStdin(z, "check", "-z", "--stdin", "--policy", lock.toString());
         assertEquals(1, rz.code(), rz.toString());
         assertEquals(odd + "\0", rz.out(), "NUL-terminated output; a newline inside a name survives");
 
-        Result free = runWithStdin(p("src/app.ts").getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
+        ProcessResult free = runWithStdin(p("src/app.ts").getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
                 lock.toString());
         assertEquals(0, free.code());
-        Result empty = runWithStdin(new byte[0], "check", "--stdin", "--policy", lock.toString());
+        ProcessResult empty = runWithStdin(new byte[0], "check", "--stdin", "--policy", lock.toString());
         assertEquals(0, empty.code(), "no paths on stdin: nothing is protected (not a listing)");
         assertEquals("", empty.out());
 
-        Result nulWithoutZ = runWithStdin("a\0b\n".getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
+        ProcessResult nulWithoutZ = runWithStdin("a\0b\n".getBytes(StandardCharsets.UTF_8), "check", "--stdin", "--policy",
                 lock.toString());
         assertError(nulWithoutZ, "-z");
     }
 
     @Test
     void checkWithoutPathsListsWhatIsProtected() throws Exception {
-        Result r = run("check", "--policy", lock.toString());
+        ProcessResult r = run("check", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         assertEquals(List.of(p(".env"), p("agent.lock"), p("keys/server.pem"), p("not/yet.txt"), p("src/auth") + "/"),
                 r.out().lines().toList());
 
-        Result ex = run("check", "--explain", "--policy", lock.toString());
+        ProcessResult ex = run("check", "--explain", "--policy", lock.toString());
         assertTrue(ex.out().contains(p("not/yet.txt") + " (does not exist yet): protected by \"not/yet.txt\" (agent.lock:6)"),
                 ex.out());
         assertTrue(ex.out().contains(p("src/auth") + "/: protected by \"src/auth/\" (agent.lock:5)"), ex.out());
 
-        Result js = run("check", "--json", "--policy", lock.toString());
+        ProcessResult js = run("check", "--json", "--policy", lock.toString());
         assertEquals(0, js.code());
         JSONObject doc = new JSONObject(js.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "protected",
@@ -433,7 +431,7 @@ class CliTest {
     @Test
     void listingWarningsGoToStderr() throws Exception {
         Files.writeString(lock, "version: 1\nprotect:\n  - \"*.pem\"\n");
-        Result r = run("check", "--policy", lock.toString());
+        ProcessResult r = run("check", "--policy", lock.toString());
         assertEquals(0, r.code());
         assertEquals(List.of(p("agent.lock")), r.out().lines().toList());
         assertEquals(1, r.errLines().size(), r.err());
@@ -455,7 +453,7 @@ class CliTest {
 
     @Test
     void statusText() {
-        Result r = run("status", "--policy", lock.toString());
+        ProcessResult r = run("status", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         String o = r.out();
         assertTrue(o.startsWith("policy: " + lock + "\n"), o);
@@ -473,7 +471,7 @@ class CliTest {
 
     @Test
     void statusJson() {
-        Result r = run("status", "--json", "--policy", lock.toString());
+        ProcessResult r = run("status", "--json", "--policy", lock.toString());
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
@@ -513,7 +511,7 @@ class CliTest {
     @Test
     void policyOptionNamesTheFileExactly() throws Exception {
         Path other = Files.writeString(root.resolve("other.lock"), "version: 1\nprotect: [src/app.ts]\n");
-        Result r = run("check", "--policy", other.toString(), p("src/app.ts"), p("other.lock"), p("agent.lock"));
+        ProcessResult r = run("check", "--policy", other.toString(), p("src/app.ts"), p("other.lock"), p("agent.lock"));
         assertEquals(1, r.code());
         assertEquals(List.of(p("src/app.ts"), p("other.lock")), r.out().lines().toList(),
                 "the named policy, and it protects itself (agent.lock is just a file here)");

@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import dev.ralon.testsupport.Requirements;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,7 +34,7 @@ class DefaultRunE2ETest {
     enum Who { INVOKER, NOBODY }
 
     record Setup(CliE2ETest.Nobody nobody, Path project) {
-        CliE2ETest.Result ralon(Who who, String... args) throws Exception {
+        ProcessResult ralon(Who who, String... args) throws Exception {
             if (who == Who.NOBODY) {
                 return nobody.run(project, args);
             }
@@ -60,7 +62,7 @@ class DefaultRunE2ETest {
     static String backendOnThisMachine() throws Exception {
         Setup s = project(Who.INVOKER);
         try {
-            CliE2ETest.Result r = s.ralon(Who.INVOKER, "status", "--json");
+            ProcessResult r = s.ralon(Who.INVOKER, "status", "--json");
             assertEquals(0, r.code(), r.err());
             return r.out().contains("\"runWouldUse\": \"mount\"") ? "mount" : "other";
         } finally {
@@ -81,7 +83,7 @@ class DefaultRunE2ETest {
             args.addAll(List.of("--", "sh", "-c", "echo 'on: push' > .github/workflows/evil.yml;"
                     + " mkdir .github/workflows/sub; mv .github/workflows/ci.yml .github/workflows/moved.yml;"
                     + " rm -f .github/workflows/ci.yml; mv .github/workflows .github/w2; echo done"));
-            CliE2ETest.Result r = s.ralon(who, args.toArray(String[]::new));
+            ProcessResult r = s.ralon(who, args.toArray(String[]::new));
             String label = who + " " + (backend == null ? "default backend" : backend) + ": " + r.err();
             assertEquals(0, r.code(), label);
             assertEquals("done\n", r.out(), label);
@@ -125,7 +127,7 @@ class DefaultRunE2ETest {
             Setup s = project(who);
             try {
                 String npm = Files.isExecutable(Path.of("/usr/bin/npm")) ? " && HOME=$PWD/h npm init -y >/dev/null" : "";
-                CliE2ETest.Result r = s.ralon(who, "run", "--", "sh", "-c", "mkdir target" + npm
+                ProcessResult r = s.ralon(who, "run", "--", "sh", "-c", "mkdir target" + npm
                         + " && sed -i s/x/y/ package.json && mktemp -p . >/dev/null && git init -q"
                         + " && git add -A && git -c user.email=a@b -c user.name=a commit -qm x && echo ok;"
                         + " echo 'on: push' > .github/workflows/evil.yml; env | grep ^RALON_ | sort");
@@ -167,7 +169,7 @@ class DefaultRunE2ETest {
         try {
             for (String[] umaskMode : new String[][] {{"022", "rw-r--r--"}, {"077", "rw-------"}, {"002", "rw-rw-r--"}}) {
                 Files.deleteIfExists(s.project().resolve("agent.lock"));
-                CliE2ETest.Result r = CliE2ETest.exec(s.project(), null, Map.of(), "sh", "-c",
+                ProcessResult r = CliE2ETest.exec(s.project(), null, Map.of(), "sh", "-c",
                         "umask " + umaskMode[0] + " && exec \"$0\" init", CliE2ETest.exe.toString());
                 assertEquals(0, r.code(), r.err());
                 assertEquals(umaskMode[1], java.nio.file.attribute.PosixFilePermissions.toString(
@@ -182,9 +184,9 @@ class DefaultRunE2ETest {
     void quietSilencesTheStartLinesButNotWarnings() throws Exception {
         Setup s = project(Who.INVOKER);
         try {
-            CliE2ETest.Result loud = s.ralon(Who.INVOKER, "run", "--backend", "noop", "--", "true");
+            ProcessResult loud = s.ralon(Who.INVOKER, "run", "--backend", "noop", "--", "true");
             assertTrue(loud.err().contains("ralon: nothing is locked: the noop backend enforces nothing"), loud.err());
-            CliE2ETest.Result quiet = s.ralon(Who.INVOKER, "run", "--quiet", "--backend", "noop", "--", "true");
+            ProcessResult quiet = s.ralon(Who.INVOKER, "run", "--quiet", "--backend", "noop", "--", "true");
             assertEquals(0, quiet.code(), quiet.err());
             assertFalse(quiet.err().contains("nothing is locked"), quiet.err());
             assertTrue(quiet.err().contains("WARNING: backend noop enforces nothing"), quiet.err());

@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,37 +29,20 @@ class FastCheckE2ETest {
     @TempDir
     Path dir;
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result ralon(Path cwd, Map<String, String> env, List<String> args) throws Exception {
+    ProcessResult ralon(Path cwd, Map<String, String> env, List<String> args) throws Exception {
         return ralon(cwd, env, args, null);
     }
 
     /** Runs ralon with {@code stdin} (a file) as its standard input, or an empty one when null. */
-    Result ralon(Path cwd, Map<String, String> env, List<String> args, Path stdin) throws Exception {
+    ProcessResult ralon(Path cwd, Map<String, String> env, List<String> args, Path stdin) throws Exception {
         String exe = System.getProperty("ralon.executable");
         if (exe == null) {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
         List<String> cmd = new ArrayList<>(List.of(exe));
         cmd.addAll(args);
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().putAll(env);
-        if (stdin != null) {
-            pb.redirectInput(stdin.toFile());
-        }
-        Process p = pb.start();
-        if (stdin == null) {
-            p.getOutputStream().close();
-        }
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + args);
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        TestProcess p = TestProcess.of(cmd).in(cwd).env(env);
+        return (stdin == null ? p.stdin("") : p.stdinFrom(stdin)).run();
     }
 
     void same(Path cwd, String... paths) throws Exception {
@@ -64,9 +50,9 @@ class FastCheckE2ETest {
         fast.addAll(List.of(paths));
         List<String> slow = new ArrayList<>(List.of("check", "--"));
         slow.addAll(List.of(paths));
-        Result f = ralon(cwd, Map.of(), fast);
-        Result s = ralon(cwd, Map.of(), slow);
-        assertEquals(s, f, "fast and picocli paths differ for " + List.of(paths));
+        ProcessResult f = ralon(cwd, Map.of(), fast);
+        ProcessResult s = ralon(cwd, Map.of(), slow);
+        assertEquals(s.answer(), f.answer(), "fast and picocli paths differ for " + List.of(paths));
     }
 
     @Test
@@ -90,8 +76,8 @@ class FastCheckE2ETest {
         same(sub, "../pom.xml", "a.json");
         Path none = Files.createDirectories(dir.resolve("no-policy-here"));
         if (!Files.exists(dir.getRoot().resolve("agent.lock")) && !Files.exists(dir.getParent().resolve("agent.lock"))) {
-            Result r = ralon(none, Map.of(), List.of("check", "x"));
-            assertEquals(2, r.exit(), r.err());
+            ProcessResult r = ralon(none, Map.of(), List.of("check", "x"));
+            assertEquals(2, r.code(), r.err());
             same(none, "x");
         }
         Path bad = Files.createDirectories(dir.resolve("bad"));
@@ -124,18 +110,18 @@ class FastCheckE2ETest {
             for (List<String> fast : List.of(List.of("status"), List.of("status", "--json"))) {
                 List<String> slow = new ArrayList<>(fast);
                 slow.add("--");
-                Result f = ralon(cwd, Map.of(), fast);
-                Result s = ralon(cwd, Map.of(), slow);
-                assertEquals(s, f, "fast and picocli paths differ for " + fast + " in " + cwd);
-                assertEquals(cwd.startsWith(project) ? 0 : 2, f.exit(), f.err());
+                ProcessResult f = ralon(cwd, Map.of(), fast);
+                ProcessResult s = ralon(cwd, Map.of(), slow);
+                assertEquals(s.answer(), f.answer(), "fast and picocli paths differ for " + fast + " in " + cwd);
+                assertEquals(cwd.startsWith(project) ? 0 : 2, f.code(), f.err());
             }
         }
         // inside an enforced process, status also probes the boundary: the same there
-        Result f = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
+        ProcessResult f = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
                 "\"$0\" status; \"$0\" status --json", System.getProperty("ralon.executable")));
-        Result s = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
+        ProcessResult s = ralon(project, Map.of(), List.of("run", "--backend", "noop", "--", "sh", "-c",
                 "\"$0\" status --; \"$0\" status --json --", System.getProperty("ralon.executable")));
-        assertEquals(s, f, "inside a run");
+        assertEquals(s.answer(), f.answer(), "inside a run");
         assertTrue(f.out().contains("boundary check:"), f.out());
     }
 
@@ -155,18 +141,18 @@ class FastCheckE2ETest {
                 fast.addAll(cmd);
                 List<String> slow = new ArrayList<>(List.of("run", "--backend=" + backend, "--"));
                 slow.addAll(cmd);
-                Result f = ralon(project, Map.of(), fast);
+                ProcessResult f = ralon(project, Map.of(), fast);
                 Files.writeString(project.resolve("pom.xml"), "x");
-                Result s = ralon(project, Map.of(), slow);
+                ProcessResult s = ralon(project, Map.of(), slow);
                 Files.writeString(project.resolve("pom.xml"), "x");
-                assertEquals(s, f, "fast and picocli paths differ for " + fast);
+                assertEquals(s.answer(), f.answer(), "fast and picocli paths differ for " + fast);
             }
             List<String> fast = new ArrayList<>(List.of("run", "--"));
             fast.addAll(cmd);
             List<String> slow = new ArrayList<>(List.of("run", "--allow-degraded", "--"));
             slow.addAll(cmd);
             Files.delete(project.resolve("agent.lock"));
-            assertEquals(ralon(project, Map.of(), slow), ralon(project, Map.of(), fast), "no policy: " + fast);
+            assertEquals(ralon(project, Map.of(), slow).answer(), ralon(project, Map.of(), fast).answer(), "no policy: " + fast);
             Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n  - missing.txt\n");
         }
     }
@@ -178,24 +164,24 @@ class FastCheckE2ETest {
         // RALON_CDS=0: what the code path loads, not what a start-up archive preloads (JDK 25's AOT cache loads and
         // links its classes at start, and with them two picocli exception classes it cannot store: CdsE2ETest)
         Map<String, String> env = Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stdout", "RALON_CDS", "0");
-        Result fast = ralon(project, env, List.of("check", "pom.xml"));
-        assertEquals(1, fast.exit(), fast.err());
+        ProcessResult fast = ralon(project, env, List.of("check", "pom.xml"));
+        assertEquals(1, fast.code(), fast.err());
         assertTrue(fast.out().contains("dev.ralon.cli.FastParser"), "no class-load log: " + fast.err());
         assertFalse(fast.out().contains(" picocli."), "the fast form loaded picocli");
-        Result list = ralon(project, env, List.of("check"));
-        assertEquals(0, list.exit(), list.err());
+        ProcessResult list = ralon(project, env, List.of("check"));
+        assertEquals(0, list.code(), list.err());
         assertFalse(list.out().contains(" picocli."), "the fast listing loaded picocli");
-        Result run = ralon(project, env, List.of("run", "--backend", "noop", "--", "true"));
-        assertEquals(0, run.exit(), run.err());
+        ProcessResult run = ralon(project, env, List.of("run", "--backend", "noop", "--", "true"));
+        assertEquals(0, run.code(), run.err());
         assertFalse(run.out().contains(" picocli."), "the fast run form loaded picocli");
-        Result status = ralon(project, env, List.of("status"));
-        assertEquals(0, status.exit(), status.err());
+        ProcessResult status = ralon(project, env, List.of("status"));
+        assertEquals(0, status.code(), status.err());
         assertFalse(status.out().contains(" picocli."), "the fast status form loaded picocli");
         assertTrue(status.out().contains("dev.ralon.cli.Status "), "no class-load log: " + status.err());
-        Result hook = ralon(project, env, List.of("hook", "claude-code"));
+        ProcessResult hook = ralon(project, env, List.of("hook", "claude-code"));
         assertFalse(hook.out().contains("Getdents64Reader"), "the hook, which never walks, loaded the walk's reader");
-        Result slow = ralon(project, env, List.of("check", "--explain", "pom.xml"));
-        assertEquals(1, slow.exit(), slow.err());
+        ProcessResult slow = ralon(project, env, List.of("check", "--explain", "pom.xml"));
+        assertEquals(1, slow.code(), slow.err());
         assertTrue(slow.out().contains(" picocli.CommandLine "), "an option must go through picocli");
     }
 
@@ -240,11 +226,11 @@ class FastCheckE2ETest {
         int denied = 0;
         for (String body : payloads) {
             Path in = Files.writeString(Files.createTempFile(dir, "payload", ".json"), body);
-            Result fast = ralon(elsewhere, Map.of(), List.of("hook", "claude-code"), in);
-            Result slow = ralon(elsewhere, Map.of(), List.of("hook", "--", "claude-code"), in);
+            ProcessResult fast = ralon(elsewhere, Map.of(), List.of("hook", "claude-code"), in);
+            ProcessResult slow = ralon(elsewhere, Map.of(), List.of("hook", "--", "claude-code"), in);
             String shown = body.length() > 200 ? body.substring(0, 200) + "..." : body;
-            assertEquals(slow, fast, "fast and picocli hooks differ for " + shown);
-            denied += fast.out().contains("\"permissionDecision\": \"deny\"") || fast.exit() == 2 ? 1 : 0;
+            assertEquals(slow.answer(), fast.answer(), "fast and picocli hooks differ for " + shown);
+            denied += fast.out().contains("\"permissionDecision\": \"deny\"") || fast.code() == 2 ? 1 : 0;
         }
         // the answers themselves (so that two equally broken paths cannot pass): 7 refusals by policy, 5 by input
         assertEquals(12, denied, "refusals");
@@ -256,13 +242,13 @@ class FastCheckE2ETest {
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
         Path in = Files.writeString(dir.resolve("hook.json"),
                 payload(project.toString(), "Write", "\"file_path\":\"pom.xml\",\"content\":\"x\""));
-        Result r = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr", "RALON_CDS", "0"),
+        ProcessResult r = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr", "RALON_CDS", "0"),
                 List.of("hook", "claude-code"), in); // RALON_CDS=0: see fastFormLoadsNoPicocliClassAndTheOtherFormsDo
         assertTrue(r.out().contains("\"permissionDecision\": \"deny\""), r.out());
         assertTrue(r.err().contains("dev.ralon.cli.HookRequest"), "no class-load log: " + r.err().lines().limit(5).toList());
         assertFalse(r.err().contains(" picocli."), "the hook loaded picocli");
         // the hook's JSON reader is its own (HookPayload): any org.json class it loads, reading the policy loads too
-        Result check = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr"), List.of("check", "pom.xml"));
+        ProcessResult check = ralon(project, Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:stderr"), List.of("check", "pom.xml"));
         java.util.Set<String> byPolicy = orgJson(check.err());
         assertTrue(byPolicy.containsAll(orgJson(r.err())), "the hook loaded org.json classes of its own: " + orgJson(r.err()));
     }

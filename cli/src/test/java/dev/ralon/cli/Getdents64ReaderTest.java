@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
 import dev.ralon.policy.DirectoryReader;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.PolicyLoader;
@@ -53,7 +55,7 @@ class Getdents64ReaderTest {
         Files.writeString(d.resolve("é ü.txt"), "x");
         Files.createSymbolicLink(d.resolve("to-sub"), Path.of("sub"));
         Files.createSymbolicLink(d.resolve("dangling"), Path.of("nowhere"));
-        new ProcessBuilder("mkfifo", d.resolve("fifo").toString()).inheritIO().start().waitFor();
+        assertEquals(0, TestProcess.of("mkfifo", d.resolve("fifo").toString()).run().code());
         for (int i = 0; i < 3000; i++) { // more than one getdents64 buffer
             Files.writeString(d.resolve("sub/n" + i), "");
         }
@@ -72,15 +74,13 @@ class Getdents64ReaderTest {
     void aNameThatIsNotUtf8IsLeftToJava() throws Exception {
         Path d = tmp.toRealPath();
         Files.writeString(d.resolve("ok"), "");
-        int rc = new ProcessBuilder("sh", "-c", "touch \"$(printf 'bad\\377name')\"").directory(d.toFile())
-                .inheritIO().start().waitFor();
-        assertEquals(0, rc);
+        assertEquals(0, TestProcess.of("sh", "-c", "touch \"$(printf 'bad\\377name')\"").in(d).run().code());
         assertNull(new Getdents64Reader(0).list(d));
     }
 
     @Test
     void theExpansionIsTheSameWithEitherReader() throws Exception {
-        long seed = new Random().nextLong();
+        long seed = dev.ralon.testsupport.Seeds.seed("Getdents64ReaderTest.theExpansionIsTheSameWithEitherReader");
         Random r = new Random(seed);
         Path root = tmp.toRealPath();
         String[] names = {"a", "b", "keys", "x.pem", "y.txt", "vendor", ".git"};

@@ -1,11 +1,14 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +16,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,10 +54,7 @@ class HookE2ETest {
         Files.writeString(app.resolve("src/main.txt"), "main\n");
     }
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result hook(String format, String stdin, Map<String, String> env) throws Exception {
+    ProcessResult hook(String format, String stdin, Map<String, String> env) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ralon.toString(), "hook"));
         if (format != null) {
             cmd.add(format);
@@ -63,27 +62,12 @@ class HookE2ETest {
         return exec(cmd, stdin.getBytes(StandardCharsets.UTF_8), env);
     }
 
-    Result hook(String format, String stdin) throws Exception {
+    ProcessResult hook(String format, String stdin) throws Exception {
         return hook(format, stdin, Map.of());
     }
 
-    Result exec(List<String> cmd, byte[] stdin, Map<String, String> env) throws Exception {
-        Path out = Files.createTempFile(tmp, "out", ".txt");
-        Path err = Files.createTempFile(tmp, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin);
-        } catch (java.io.IOException e) {
-            // the hook may exit before reading everything (a broken Java): what it answers is what counts
-        }
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    ProcessResult exec(List<String> cmd, byte[] stdin, Map<String, String> env) throws Exception {
+        return TestProcess.of(cmd).in(tmp).env(env).stdin(stdin).timeout(120).run();
     }
 
     static String claude(Path cwd, String tool, String toolInput) {
@@ -112,8 +96,8 @@ class HookE2ETest {
     }
 
     /** The reason of a PreToolUse refusal (Claude Code, Codex): JSON on stdout, exit 0, nothing on stderr. */
-    static String deniedPreToolUse(Result r) {
-        assertEquals(0, r.exit(), r.toString());
+    static String deniedPreToolUse(ProcessResult r) {
+        assertEquals(0, r.code(), r.toString());
         JSONObject specific = new JSONObject(r.out()).getJSONObject("hookSpecificOutput");
         assertEquals("PreToolUse", specific.getString("hookEventName"), r.toString());
         assertEquals("deny", specific.getString("permissionDecision"), r.toString());
@@ -124,23 +108,23 @@ class HookE2ETest {
     }
 
     /** The reason of a BeforeTool refusal (Gemini CLI): {"decision":"deny","reason":…} on stdout, exit 0. */
-    static String deniedBeforeTool(Result r) {
-        assertEquals(0, r.exit(), r.toString());
+    static String deniedBeforeTool(ProcessResult r) {
+        assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals("deny", doc.getString("decision"), r.toString());
         assertEquals("", r.err());
         return doc.getString("reason");
     }
 
-    static void allowed(Result r) {
-        assertEquals(0, r.exit(), r.toString());
+    static void allowed(ProcessResult r) {
+        assertEquals(0, r.code(), r.toString());
         assertEquals("", r.out(), r.toString());
         assertEquals("", r.err(), r.toString());
     }
 
     /** A refusal by exit status: 2, nothing on stdout, a last stderr line starting "ralon: ". Returns that line. */
-    static String deniedByExit2(Result r) {
-        assertEquals(2, r.exit(), r.toString());
+    static String deniedByExit2(ProcessResult r) {
+        assertEquals(2, r.code(), r.toString());
         assertEquals("", r.out(), r.toString());
         List<String> lines = r.err().lines().toList();
         assertFalse(lines.isEmpty(), r.toString());
@@ -339,7 +323,7 @@ class HookE2ETest {
         List<String> formats = List.of("claude-code", "codex", "gemini");
         for (Map<String, String> env : brokenJavas()) {
             for (int i = 0; i < formats.size(); i++) {
-                Result r = hook(formats.get(i), inputs.get(i), env);
+                ProcessResult r = hook(formats.get(i), inputs.get(i), env);
                 String line = deniedByExit2(r);
                 assertTrue(line.contains("refusing the tool call to stay safe"), env + ": " + r);
             }
@@ -348,19 +332,19 @@ class HookE2ETest {
 
     @Test
     void outsideHookModeAMissingJavaIsOneLineWithExit2() throws Exception {
-        Result none = exec(List.of(ralon.toString(), "status"), new byte[0],
+        ProcessResult none = exec(List.of(ralon.toString(), "status"), new byte[0],
                 Map.of("PATH", tmp.resolve("empty-bin").toString(), "JAVA_HOME", "", "RALON_JAVA", ""));
-        assertEquals(2, none.exit(), none.toString());
+        assertEquals(2, none.code(), none.toString());
         assertEquals("ralon: cannot run Java: no java on PATH; set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java\n",
                 none.err());
         Path noJdk = Files.createDirectories(tmp.resolve("not-a-jdk"));
-        Result home = exec(List.of(ralon.toString(), "check", "x"), new byte[0], Map.of("JAVA_HOME", noJdk.toString(), "RALON_JAVA", ""));
-        assertEquals(2, home.exit(), home.toString());
+        ProcessResult home = exec(List.of(ralon.toString(), "check", "x"), new byte[0], Map.of("JAVA_HOME", noJdk.toString(), "RALON_JAVA", ""));
+        assertEquals(2, home.code(), home.toString());
         assertEquals(1, home.err().lines().count(), home.toString());
         assertTrue(home.err().startsWith("ralon: cannot run Java: JAVA_HOME=" + noJdk + ": " + noJdk + "/bin/java does not exist;"),
                 home.toString());
-        Result notExe = exec(List.of(ralon.toString(), "check", "x"), new byte[0], Map.of("RALON_JAVA", noJdk.toString()));
-        assertEquals(2, notExe.exit(), notExe.toString());
+        ProcessResult notExe = exec(List.of(ralon.toString(), "check", "x"), new byte[0], Map.of("RALON_JAVA", noJdk.toString()));
+        assertEquals(2, notExe.code(), notExe.toString());
         assertTrue(notExe.err().contains("is not an executable file; set JAVA_HOME to a JDK 17 or later, or RALON_JAVA"),
                 notExe.toString());
     }

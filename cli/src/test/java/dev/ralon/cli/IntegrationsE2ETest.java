@@ -1,17 +1,19 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,48 +52,27 @@ class IntegrationsE2ETest {
         git("commit", "-qm", "init");
     }
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result exec(List<String> cmd, String stdin) throws Exception {
+    ProcessResult exec(List<String> cmd, String stdin) throws Exception {
         return exec(cmd, stdin, repo, Map.of());
     }
 
     /** Runs cmd in dir with the test's environment minus CI (a guard's default depends on it) plus {@code env}. */
-    Result exec(List<String> cmd, String stdin, Path dir, Map<String, String> env) throws Exception {
-        Path out = Files.createTempFile("out", ".txt");
-        Path err = Files.createTempFile("err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().remove("CI");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + cmd);
-        }
-        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-        Files.delete(out);
-        Files.delete(err);
-        return r;
+    ProcessResult exec(List<String> cmd, String stdin, Path dir, Map<String, String> env) throws Exception {
+        return TestProcess.of(cmd).in(dir).without("CI").env(env).stdin(stdin == null ? "" : stdin).run();
     }
 
-    Result ralon(String stdin, String... args) throws Exception {
+    ProcessResult ralon(String stdin, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ralon.toString());
         cmd.addAll(List.of(args));
         return exec(cmd, stdin);
     }
 
-    Result git(String... args) throws Exception {
+    ProcessResult git(String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add("git");
         cmd.addAll(List.of(args));
-        Result r = exec(cmd, null);
+        ProcessResult r = exec(cmd, null);
         return r;
     }
 
@@ -105,8 +86,8 @@ class IntegrationsE2ETest {
      * The reason of a PreToolUse refusal in Claude Code's JSON form (exit 0, {@code hookSpecificOutput.permissionDecision:
      * "deny"}, nothing on stderr); fails the test if the answer is anything else.
      */
-    static String denied(Result r) {
-        assertEquals(0, r.exit(), r.toString());
+    static String denied(ProcessResult r) {
+        assertEquals(0, r.code(), r.toString());
         org.json.JSONObject specific = new org.json.JSONObject(r.out()).getJSONObject("hookSpecificOutput");
         assertEquals("PreToolUse", specific.getString("hookEventName"));
         assertEquals("deny", specific.getString("permissionDecision"));
@@ -116,7 +97,7 @@ class IntegrationsE2ETest {
 
     @Test
     void writeToAProtectedFileIsRefusedWithAReasonForTheModel() throws Exception {
-        Result r = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/auth/login.ts")
+        ProcessResult r = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/auth/login.ts")
                 + "\",\"content\":\"pwned\"}"), "hook", "claude-code");
         assertEquals("src/auth/login.ts is protected by \"src/auth/\" (agent.lock:3)", denied(r).split(". This file")[0]
                 .substring("agent.lock: ".length()));
@@ -124,42 +105,42 @@ class IntegrationsE2ETest {
 
     @Test
     void editOfAnUnprotectedFileIsAllowedSilently() throws Exception {
-        Result r = ralon(hookInput("Edit", "{\"file_path\":\"" + repo.resolve("src/app.ts")
+        ProcessResult r = ralon(hookInput("Edit", "{\"file_path\":\"" + repo.resolve("src/app.ts")
                 + "\",\"old_string\":\"app\",\"new_string\":\"App\",\"replace_all\":false}"), "hook", "claude-code");
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, r.code(), r.err());
         assertEquals("", r.err());
     }
 
     @Test
     void multiEditAndNotebookEditAreChecked() throws Exception {
-        Result multi = ralon(hookInput("MultiEdit", "{\"file_path\":\"" + repo.resolve("pom.xml")
+        ProcessResult multi = ralon(hookInput("MultiEdit", "{\"file_path\":\"" + repo.resolve("pom.xml")
                 + "\",\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\"}]}"), "hook", "claude-code");
         assertTrue(denied(multi).contains("pom.xml is protected"), multi.toString());
-        Result nb = ralon(hookInput("NotebookEdit", "{\"notebook_path\":\"" + repo.resolve("notebooks/a.ipynb")
+        ProcessResult nb = ralon(hookInput("NotebookEdit", "{\"notebook_path\":\"" + repo.resolve("notebooks/a.ipynb")
                 + "\",\"new_source\":\"x\",\"cell_id\":\"c1\"}"), "hook", "claude-code");
         assertTrue(denied(nb).contains("notebooks/a.ipynb is protected by \"notebooks/*.ipynb\""), nb.toString());
     }
 
     @Test
     void relativePathsResolveAgainstTheHooksCwdAndNewFilesInProtectedDirsAreRefused() throws Exception {
-        Result r = ralon(hookInput("Write", "{\"file_path\":\"src/auth/new.ts\",\"content\":\"x\"}"), "hook", "claude-code");
+        ProcessResult r = ralon(hookInput("Write", "{\"file_path\":\"src/auth/new.ts\",\"content\":\"x\"}"), "hook", "claude-code");
         assertTrue(denied(r).contains("src/auth/new.ts is protected"), r.toString());
     }
 
     @Test
     void bashIsLeftToTheKernelBoundary() throws Exception {
-        Result r = ralon(hookInput("Bash", "{\"command\":\"echo x > src/auth/login.ts\",\"description\":\"d\"}"),
+        ProcessResult r = ralon(hookInput("Bash", "{\"command\":\"echo x > src/auth/login.ts\",\"description\":\"d\"}"),
                 "hook", "claude-code");
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, r.code(), r.err());
     }
 
     @Test
     void brokenInputOrBrokenPolicyFailsClosed() throws Exception {
-        Result garbage = ralon("not json", "hook", "claude-code");
-        assertEquals(2, garbage.exit());
+        ProcessResult garbage = ralon("not json", "hook", "claude-code");
+        assertEquals(2, garbage.code());
         assertTrue(garbage.err().startsWith("ralon: cannot read the hook input"), garbage.err());
         Files.writeString(repo.resolve("agent.lock"), "version: 1\nprotected:\n  - x\n");
-        Result bad = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/app.ts") + "\"}"), "hook", "claude-code");
+        ProcessResult bad = ralon(hookInput("Write", "{\"file_path\":\"" + repo.resolve("src/app.ts") + "\"}"), "hook", "claude-code");
         assertTrue(denied(bad).contains("agent.lock:2:1: unknown key \"protected\""), bad.toString());
     }
 
@@ -170,8 +151,8 @@ class IntegrationsE2ETest {
         Files.delete(repo.resolve("notebooks/a.ipynb"));
         Files.writeString(repo.resolve("src/auth/added.ts"), "new\n"); // untracked, inside protected dir
         Files.writeString(repo.resolve("src/app.ts"), "app2\n"); // unprotected change
-        Result r = ralon(null, "check", "--changed");
-        assertEquals(1, r.exit(), r.err());
+        ProcessResult r = ralon(null, "check", "--changed");
+        assertEquals(1, r.code(), r.err());
         List<String> lines = r.out().lines().sorted().toList();
         assertEquals(List.of("A\tsrc/auth/added.ts", "D\tnotebooks/a.ipynb", "M\tpom.xml",
                 "R\tsrc/auth/login.ts -> src/login.ts"), lines);
@@ -185,18 +166,18 @@ class IntegrationsE2ETest {
         Files.writeString(repo.resolve("pom.xml"), "<project>evil</project>\n");
         git("commit", "-qam", "agent work");
         String base = "master";
-        Result r = ralon(null, "check", "--changed", base, "--explain");
-        if (r.exit() == 2 && r.err().contains("master")) {
+        ProcessResult r = ralon(null, "check", "--changed", base, "--explain");
+        if (r.code() == 2 && r.err().contains("master")) {
             base = "main";
             r = ralon(null, "check", "--changed", base, "--explain");
         }
-        assertEquals(1, r.exit(), r.err());
+        assertEquals(1, r.code(), r.err());
         // the rule is named where it is written: line 4 of the policy as it was at the base revision
         assertTrue(r.out().matches("(?s).*M\tpom.xml: protected by \"pom.xml\" \\((master|main):agent.lock:4\\).*"),
                 r.out());
         assertTrue(r.out().contains("M\tagent.lock: protected by"), r.out());
-        Result clean = ralon(null, "check", "--changed", "HEAD");
-        assertEquals(0, clean.exit(), clean.out() + clean.err());
+        ProcessResult clean = ralon(null, "check", "--changed", "HEAD");
+        assertEquals(0, clean.code(), clean.out() + clean.err());
     }
 
     @Test
@@ -209,8 +190,8 @@ class IntegrationsE2ETest {
 
         Files.writeString(repo.resolve("src/auth/login.ts"), "changed\n");
         git("add", "-A");
-        Result refused = git("commit", "-qm", "touch auth");
-        assertEquals(1, refused.exit(), refused.out() + refused.err());
+        ProcessResult refused = git("commit", "-qm", "touch auth");
+        assertEquals(1, refused.code(), refused.out() + refused.err());
         // git runs hooks with their stdout sent to its stderr
         assertTrue((refused.out() + refused.err()).contains("M\tsrc/auth/login.ts: protected by \"src/auth/\""),
                 refused.out() + refused.err());
@@ -219,8 +200,8 @@ class IntegrationsE2ETest {
         git("reset", "-q", "--hard");
         Files.writeString(repo.resolve("src/app.ts"), "fine\n");
         git("add", "-A");
-        Result ok = git("commit", "-qm", "unprotected change");
-        assertEquals(0, ok.exit(), ok.out() + ok.err());
+        ProcessResult ok = git("commit", "-qm", "unprotected change");
+        assertEquals(0, ok.code(), ok.out() + ok.err());
         assertFalse(head.equals(git("rev-parse", "HEAD").out().trim()));
     }
 
@@ -232,12 +213,12 @@ class IntegrationsE2ETest {
         Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
         String head = git("rev-parse", "HEAD").out().trim();
         Files.writeString(repo.resolve("pom.xml"), "<project>changed, not staged</project>\n");
-        Result refused = git("commit", "-qam", "commit -a of a protected change");
-        assertEquals(1, refused.exit(), refused.out() + refused.err());
+        ProcessResult refused = git("commit", "-qam", "commit -a of a protected change");
+        assertEquals(1, refused.code(), refused.out() + refused.err());
         assertTrue(refused.err().contains("M\tpom.xml"), refused.err());
         Files.writeString(repo.resolve("src/app.ts"), "only path given\n");
-        Result partial = git("commit", "-qm", "partial commit of a protected path", "pom.xml");
-        assertEquals(1, partial.exit(), partial.out() + partial.err());
+        ProcessResult partial = git("commit", "-qm", "partial commit of a protected path", "pom.xml");
+        assertEquals(1, partial.code(), partial.out() + partial.err());
         assertEquals(head, git("rev-parse", "HEAD").out().trim());
     }
 
@@ -245,25 +226,25 @@ class IntegrationsE2ETest {
     void changedPrintsPathsRelativeToTheRepositoryTopWhereverItRuns() throws Exception {
         Files.writeString(repo.resolve("pom.xml"), "<project>changed</project>\n");
         Files.writeString(repo.resolve("src/auth/login.ts"), "changed\n");
-        Result top = ralon(null, "check", "--changed");
-        Result sub = exec(List.of(ralon.toString(), "check", "--changed"), null, repo.resolve("src/auth"), Map.of());
-        assertEquals(1, sub.exit(), sub.err());
+        ProcessResult top = ralon(null, "check", "--changed");
+        ProcessResult sub = exec(List.of(ralon.toString(), "check", "--changed"), null, repo.resolve("src/auth"), Map.of());
+        assertEquals(1, sub.code(), sub.err());
         assertEquals("M\tpom.xml\nM\tsrc/auth/login.ts\n", sub.out());
         assertEquals(top.out(), sub.out());
     }
 
     @Test
     void anUnknownRevisionOrNoBaseUnderCiIsOneLineSayingWhatToDo() throws Exception {
-        Result r = ralon(null, "check", "--changed", "nosuchref");
-        assertEquals(2, r.exit());
+        ProcessResult r = ralon(null, "check", "--changed", "nosuchref");
+        assertEquals(2, r.code());
         assertEquals("ralon: unknown revision \"nosuchref\": fetch it first (git fetch origin BRANCH) or name a "
                 + "branch, tag or commit that exists in this repository\n", r.err());
-        Result ci = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, Map.of("CI", "true"));
-        assertEquals(2, ci.exit());
+        ProcessResult ci = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, Map.of("CI", "true"));
+        assertEquals(2, ci.code());
         assertTrue(ci.err().startsWith("ralon: no base revision given and CI=true: ")
                 && ci.err().contains("--changed origin/main") && ci.err().lines().count() == 1, ci.err());
-        Result dots = ralon(null, "check", "--changed", "HEAD..HEAD");
-        assertEquals(2, dots.exit());
+        ProcessResult dots = ralon(null, "check", "--changed", "HEAD..HEAD");
+        assertEquals(2, dots.code());
         assertTrue(dots.err().contains("write HEAD...HEAD"), dots.err());
     }
 
@@ -307,28 +288,28 @@ class IntegrationsE2ETest {
                 "GIT_DIR", outside.toString(), "GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "core.fsmonitor",
                 "GIT_CONFIG_VALUE_0", cmd, "GIT_EXTERNAL_DIFF", cmd);
         // the plants are real: plain git runs them
-        Result plain = exec(List.of("git", "diff", "HEAD"), null, repo, Map.of("HOME", home.toString()));
+        ProcessResult plain = exec(List.of("git", "diff", "HEAD"), null, repo, Map.of("HOME", home.toString()));
         assertTrue(Files.exists(marker), "plain git did not run the plants: " + plain.err());
         Files.delete(marker);
 
-        Result changed = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, env);
-        Result staged = exec(List.of(ralon.toString(), "check", "--staged"), null, repo, env);
-        Result branch = exec(List.of(ralon.toString(), "check", "--changed", "HEAD...HEAD"), null, repo, env);
+        ProcessResult changed = exec(List.of(ralon.toString(), "check", "--changed"), null, repo, env);
+        ProcessResult staged = exec(List.of(ralon.toString(), "check", "--staged"), null, repo, env);
+        ProcessResult branch = exec(List.of(ralon.toString(), "check", "--changed", "HEAD...HEAD"), null, repo, env);
         assertFalse(Files.exists(marker), "ralon ran a planted command");
-        assertEquals(1, changed.exit(), changed.err());
+        assertEquals(1, changed.code(), changed.err());
         assertEquals("M\tpom.xml\n", changed.out());
-        assertEquals(1, staged.exit(), staged.err());
+        assertEquals(1, staged.code(), staged.err());
         assertEquals("M\tpom.xml\n", staged.out());
-        assertEquals(0, branch.exit(), branch.err());
+        assertEquals(0, branch.code(), branch.err());
     }
 
     @Test
     void schemaAndCompletionArePrinted() throws Exception {
-        Result s = ralon(null, "schema");
-        assertEquals(0, s.exit());
+        ProcessResult s = ralon(null, "schema");
+        assertEquals(0, s.code());
         assertTrue(s.out().contains("\"$id\": \"https://ralon.dev/schema/agent-lock/v1.json\""), s.out());
-        Result c = ralon(null, "generate-completion");
-        assertEquals(0, c.exit());
+        ProcessResult c = ralon(null, "generate-completion");
+        assertEquals(0, c.code());
         assertTrue(c.out().contains("complete -F") && c.out().contains("ralon"), c.out().substring(0, 200));
     }
 
@@ -337,20 +318,20 @@ class IntegrationsE2ETest {
         Path dir = Files.createTempDirectory("init");
         Path header = Files.writeString(dir.resolve("HEADER.txt"),
                 "Licensed to the Apache Software Foundation (ASF) under one\n\nor more contributor license agreements.\n");
-        Result r = exec(List.of(ralon.toString(), "init", "--header", header.toString(), dir.toString()), null);
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = exec(List.of(ralon.toString(), "init", "--header", header.toString(), dir.toString()), null);
+        assertEquals(0, r.code(), r.err());
         String text = Files.readString(dir.resolve("agent.lock"));
         assertTrue(text.startsWith("# Licensed to the Apache Software Foundation (ASF) under one\n#\n"
                 + "# or more contributor license agreements.\n\n# yaml-language-server:"), text);
-        Result check = exec(List.of(ralon.toString(), "check", "pom.xml"), null, dir, Map.of());
-        assertEquals(0, check.exit(), check.err());
+        ProcessResult check = exec(List.of(ralon.toString(), "check", "pom.xml"), null, dir, Map.of());
+        assertEquals(0, check.code(), check.err());
     }
 
     @Test
     void initWritesTheEditorModeline() throws Exception {
         Path dir = Files.createTempDirectory("init");
-        Result r = exec(List.of(ralon.toString(), "init", dir.toString()), null);
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = exec(List.of(ralon.toString(), "init", dir.toString()), null);
+        assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(dir.resolve("agent.lock"))
                 .startsWith("# yaml-language-server: $schema=https://ralon.dev/schema/agent-lock/v1.json\n"));
     }

@@ -1,15 +1,17 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import dev.ralon.enforcer.spi.KernelInterfaces;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,14 +43,8 @@ class KernelInterfacesE2ETest {
     }
 
     String exec(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(project.toFile()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("timed out: " + List.of(cmd));
-        }
-        return "rc=" + p.exitValue() + "\n" + out;
+        ProcessResult r = TestProcess.of(cmd).in(project).mergeStderr().stdin("").timeout(120).run();
+        return "rc=" + r.code() + "\n" + r.out();
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -91,19 +93,19 @@ class LinksOnTheWayE2ETest {
             u.handOver();
             u.assumeBackend(p, backend);
             String before = state(control);
-            CliE2ETest.Result c = u.sh(control, attack);
+            ProcessResult c = u.sh(control, attack);
             assertEquals(0, c.code(), "control: without the sandbox the attack works: " + c);
             assertNotEquals(before, state(control), "control: without the sandbox the attack retargets a link");
 
             String expected = state(p);
-            CliE2ETest.Result r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
                     attack + "; echo \"attack exit $?\"");
             assertTrue(r.out().contains("attack exit "), "the command ran: " + r);
             assertNotEquals("attack exit 0", r.out().trim(), "the attack must fail inside the sandbox: " + r);
             assertEquals(expected, state(p), "seen from outside after `" + attack + "` under " + backend + ": " + r);
 
             // and so the next run still protects what the policy named through the links
-            CliE2ETest.Result next = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+            ProcessResult next = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
                     "echo pwned > real/x.key; echo pwned > real2/app.key; true");
             assertEquals(0, next.code(), next.toString());
             assertEquals(expected, state(p), "the next run protects the same files: " + next);
@@ -118,13 +120,13 @@ class LinksOnTheWayE2ETest {
         try (AsUser u = new AsUser(0)) {
             Path p = project(u, "proj");
             u.assumeBackend(p, backend);
-            CliE2ETest.Result plan = u.ralon(p, "run", "--backend", backend, "--dry-run");
+            ProcessResult plan = u.ralon(p, "run", "--backend", backend, "--dry-run");
             assertEquals(0, plan.code(), plan.toString());
             assertTrue(plan.out().contains(p.resolve("lib/door") + "  [symlink]  symbolic link on the way to lib/door/x.key"),
                     plan.out());
             assertTrue(plan.out().contains(p.resolve("common/current") + "  [symlink]  symbolic link on the way to"),
                     plan.out());
-            CliE2ETest.Result r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
                     "echo ok > lib/new.txt; echo \"create $?\"; echo ok > real/new.txt; echo \"create2 $?\"");
             if (backend.equals("mount")) {
                 assertTrue(r.out().contains("create 0") && r.out().contains("create2 0"), r.toString());

@@ -1,6 +1,8 @@
 package dev.ralon.cli;
 
-import dev.ralon.cli.CliE2ETest.Result;
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,13 +68,9 @@ class LocaleE2ETest {
     }
 
     /** Runs a command with exactly {@code env} as its environment (plus PATH and HOME), as {@code env -i} would. */
-    static Result run(Path cwd, Map<String, String> env, String home, byte[] stdin, List<String> cmd) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        pb.environment().clear();
-        pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        pb.environment().put("HOME", home);
-        pb.environment().putAll(env);
-        return CliE2ETest.exec(pb, stdin, cmd.toArray(String[]::new));
+    static ProcessResult run(Path cwd, Map<String, String> env, String home, byte[] stdin, List<String> cmd) throws Exception {
+        return TestProcess.of(cmd).in(cwd).clearEnv().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("HOME", home)
+                .env(env).stdin(stdin == null ? new byte[0] : stdin).run();
     }
 
     /** Who runs ralon: root, or uid 65534 through setpriv with a copy of the executable it can read. */
@@ -84,11 +82,11 @@ class LocaleE2ETest {
             return c;
         }
 
-        Result ralon(Path cwd, Map<String, String> locale, String... args) throws Exception {
+        ProcessResult ralon(Path cwd, Map<String, String> locale, String... args) throws Exception {
             return ralonIn(cwd, locale, null, args);
         }
 
-        Result ralonIn(Path cwd, Map<String, String> locale, byte[] stdin, String... args) throws Exception {
+        ProcessResult ralonIn(Path cwd, Map<String, String> locale, byte[] stdin, String... args) throws Exception {
             Map<String, String> env = new TreeMap<>(extraEnv);
             env.putAll(locale);
             return run(cwd, env, home, stdin, cmd(args));
@@ -134,7 +132,7 @@ class LocaleE2ETest {
             String where = user.name() + ", " + loc.getKey() + ": ";
             Map<String, String> env = loc.getValue();
 
-            Result list = user.ralon(root, env, "check");
+            ProcessResult list = user.ralon(root, env, "check");
             assertEquals(0, list.code(), where + list);
             assertEquals(List.of("agent.lock", "docs/café.clé", "données/", "ünï/ködé.txt"), list.out().lines().toList(),
                     where + "the listing");
@@ -143,7 +141,7 @@ class LocaleE2ETest {
             }
             assertEquals(listing, list.out(), where + "the same listing under every locale");
 
-            Result check = user.ralon(root, env, "check", "--explain", "docs/café.clé", "données/secret.txt",
+            ProcessResult check = user.ralon(root, env, "check", "--explain", "docs/café.clé", "données/secret.txt",
                     "ünï/ködé.txt", "docs/plain.txt");
             assertEquals(1, check.code(), where + check);
             if (explain == null) {
@@ -152,13 +150,13 @@ class LocaleE2ETest {
             assertEquals(explain, check.out(), where + "the same verdicts under every locale");
             assertEquals(3, check.out().lines().count(), where + check.out());
 
-            Result status = user.ralon(root, env, "status", "--json");
+            ProcessResult status = user.ralon(root, env, "status", "--json");
             assertEquals(0, status.code(), where + status);
             assertEquals(4, new JSONObject(status.out()).getInt("protectedPaths"), where + status.out());
 
             String hook = "{\"cwd\":\"" + root + "\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
                     + root.resolve("docs/café.clé") + "\",\"content\":\"x\"}}";
-            Result h = user.ralonIn(root, env, hook.getBytes(StandardCharsets.UTF_8), "hook", "claude-code");
+            ProcessResult h = user.ralonIn(root, env, hook.getBytes(StandardCharsets.UTF_8), "hook", "claude-code");
             // a PreToolUse refusal: permissionDecision "deny" on stdout, exit 0 (docs/integrations.md)
             assertEquals(0, h.code(), where + "the hook answers: " + h);
             assertTrue(h.out().contains("\"permissionDecision\": \"deny\"") && h.out().contains("café.clé"),
@@ -168,7 +166,7 @@ class LocaleE2ETest {
                 if (!available(user, root, env, backend)) {
                     continue;
                 }
-                Result r = user.ralon(root, env, "run", "--backend", backend, "--", "sh", "-c",
+                ProcessResult r = user.ralon(root, env, "run", "--backend", backend, "--", "sh", "-c",
                         "for f in 'docs/café.clé' 'données/secret.txt' 'ünï/ködé.txt'; do echo pwned >> \"$f\"; done; "
                                 + "echo changed > docs/plain.txt; env | grep -E '^(LC_|LANG|RALON_LOCALE|RALON_USER)' | sort");
                 assertEquals(0, r.code(), where + backend + ": " + r);
@@ -185,7 +183,7 @@ class LocaleE2ETest {
     }
 
     private static boolean available(User user, Path dir, Map<String, String> env, String backend) throws Exception {
-        Result s = user.ralon(dir, env, "status", "--json");
+        ProcessResult s = user.ralon(dir, env, "status", "--json");
         for (Object o : new JSONObject(s.out()).getJSONArray("backends")) {
             JSONObject b = (JSONObject) o;
             if (b.getString("name").equals(backend)) {
@@ -203,21 +201,21 @@ class LocaleE2ETest {
     void aNameThatIsNotUtf8IsNeverSilentlyUnmatched() throws Exception {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path root = project(Files.createDirectories(tmp.resolve("w")));
-        Result mk = run(root, Map.of(), home.toString(), null,
+        ProcessResult mk = run(root, Map.of(), home.toString(), null,
                 List.of("sh", "-c", "printf x > \"$(printf 'docs/bad\\351.cl\\303\\251')\""));
         assertEquals(0, mk.code(), mk.toString());
         User u = root(home);
         for (Map.Entry<String, Map<String, String>> loc : LOCALES.entrySet()) {
-            Result r = u.ralon(root, loc.getValue(), "run", "--backend", "noop", "--", "sh", "-c", "touch ran");
+            ProcessResult r = u.ralon(root, loc.getValue(), "run", "--backend", "noop", "--", "sh", "-c", "touch ran");
             assertEquals(2, r.code(), loc.getKey() + ": " + r);
             assertTrue(r.err().lines().anyMatch(l -> l.startsWith("ralon: ") && l.contains("docs/bad\\xE9.cl\\xC3\\xA9")),
                     loc.getKey() + ": names it escaped: " + r.err());
             assertFalse(Files.exists(root.resolve("ran")), "nothing started");
-            Result list = u.ralon(root, loc.getValue(), "check");
+            ProcessResult list = u.ralon(root, loc.getValue(), "check");
             assertTrue(list.err().contains("docs/bad\\xE9.cl\\xC3\\xA9"), loc.getKey() + ": the listing says so: " + list);
         }
         // an argument that is not valid UTF-8 is refused, not judged as another path
-        Result arg = run(root, Map.of(), home.toString(), null, List.of("sh", "-c",
+        ProcessResult arg = run(root, Map.of(), home.toString(), null, List.of("sh", "-c",
                 "\"$0\" check \"$(printf 'docs/bad\\351.cl\\303\\251')\"", CliE2ETest.exe.toString()));
         assertEquals(2, arg.code(), arg.toString());
         assertTrue(arg.err().startsWith("ralon: not a valid UTF-8 path"), arg.err());
@@ -230,7 +228,7 @@ class LocaleE2ETest {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path root = project(Files.createDirectories(tmp.resolve("w")));
         String script = "mount --make-rprivate / && mount -t tmpfs none /usr/lib/locale && exec \"$0\" check";
-        Result r = run(root, Map.of(), home.toString(), null,
+        ProcessResult r = run(root, Map.of(), home.toString(), null,
                 List.of("unshare", "-m", "sh", "-c", script, CliE2ETest.exe.toString()));
         assertEquals(2, r.code(), r.toString());
         assertEquals(1, r.err().lines().count(), r.err());

@@ -1,6 +1,10 @@
 package dev.ralon.cli;
 
-import dev.ralon.host.PluginDirectory;
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.RequiresRoot;
+
 import org.example.plugins.PluginEnforcers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The plugin directory of the single executable ({@code ralon-plugins/} beside it), fault isolation of plugins with
@@ -54,32 +57,18 @@ class PluginsE2ETest {
         Files.writeString(project.resolve("secret.txt"), "s\n");
     }
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result ralon(Map<String, String> env, String... args) throws Exception {
+    ProcessResult ralon(Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(exe.toString()));
         cmd.addAll(List.of(args));
         return run(cmd, env);
     }
 
-    Result ralon(String... args) throws Exception {
+    ProcessResult ralon(String... args) throws Exception {
         return ralon(Map.of("RALON_CDS", "0"), args);
     }
 
-    Result run(List<String> cmd, Map<String, String> env) throws Exception {
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + cmd);
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    ProcessResult run(List<String> cmd, Map<String, String> env) throws Exception {
+        return TestProcess.of(cmd).in(project).env(env).stdin("").run();
     }
 
     // ------------------------------------------------------------------------------------------------ jars
@@ -112,7 +101,7 @@ class PluginsE2ETest {
         return s.strip().lines().reduce((a, b) -> b).orElse("");
     }
 
-    static void assertNoStackTrace(Result r) {
+    static void assertNoStackTrace(ProcessResult r) {
         assertFalse(r.err().contains("\tat ") || r.out().contains("\tat ") || r.err().contains("Exception in thread"),
                 "a stack trace was printed:\n" + r.out() + r.err());
     }
@@ -122,15 +111,15 @@ class PluginsE2ETest {
     @Test
     void aJarInTheDirectoryIsListedAndUsedWithTheLaunchersExecHygiene() throws Exception {
         Path good = plugin("good.jar", PluginEnforcers.Good.class);
-        Result status = ralon("status");
-        assertEquals(0, status.exit(), status.err());
+        ProcessResult status = ralon("status");
+        assertEquals(0, status.code(), status.err());
         assertTrue(status.out().contains("plugins (" + plugins + "): test-plugin from " + good), status.out());
         assertTrue(status.out().lines().anyMatch(l -> l.startsWith("  test-plugin") && l.contains("yes")), status.out());
 
         // The soft RLIMIT_NOFILE the user had, the same pid, the backend's name: as with the built-in backends.
-        Result r = run(List.of("/bin/sh", "-c", "ulimit -Sn 512; echo $$; exec \"$0\" run --backend test-plugin -- "
+        ProcessResult r = run(List.of("/bin/sh", "-c", "ulimit -Sn 512; echo $$; exec \"$0\" run --backend test-plugin -- "
                 + "sh -c 'ulimit -Sn; echo $$; echo $RALON_BACKEND'", exe.toString()), Map.of("RALON_CDS", "0"));
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals(4, lines.size(), r.out());
         assertEquals("512", lines.get(1), "the command has the user's RLIMIT_NOFILE, not the JVM's");
@@ -176,8 +165,8 @@ class PluginsE2ETest {
         Files.writeString(corrupt, "this is not a zip file\n");
         Files.setPosixFilePermissions(corrupt, PosixFilePermissions.fromString("rw-r--r--"));
 
-        Result status = ralon("status");
-        assertEquals(0, status.exit(), status.err());
+        ProcessResult status = ralon("status");
+        assertEquals(0, status.code(), status.err());
         assertNoStackTrace(status);
         String out = status.out();
         assertTrue(out.contains("warning: plugin " + newerJava + ": " + good
@@ -195,19 +184,19 @@ class PluginsE2ETest {
             assertTrue(out.contains(builtIn), builtIn + " is still listed:\n" + out);
         }
 
-        Result check = ralon("check", "secret.txt");
-        assertEquals(1, check.exit(), check.err());
-        Result noop = ralon("run", "--backend", "noop", "--", "sh", "-c", "echo ran");
-        assertEquals(0, noop.exit(), noop.err());
+        ProcessResult check = ralon("check", "secret.txt");
+        assertEquals(1, check.code(), check.err());
+        ProcessResult noop = ralon("run", "--backend", "noop", "--", "sh", "-c", "echo ran");
+        assertEquals(0, noop.code(), noop.err());
         assertEquals("ran\n", noop.out());
 
-        Result plan = ralon("run", "--backend", "test-bad-plan", "--", "touch", "started");
-        assertEquals(2, plan.exit(), plan.err());
+        ProcessResult plan = ralon("run", "--backend", "test-bad-plan", "--", "touch", "started");
+        assertEquals(2, plan.code(), plan.err());
         assertNoStackTrace(plan);
         assertTrue(lastLine(plan.err()).matches("ralon: backend test-bad-plan \\(.*throws-plan\\.jar\\): plan\\(\\) failed:"
                 + " NullPointerException: plan of a broken plugin \\(nothing was started\\)"), plan.err());
-        Result prepare = ralon("run", "--backend", "test-bad-prepare", "--", "touch", "started");
-        assertEquals(2, prepare.exit(), prepare.err());
+        ProcessResult prepare = ralon("run", "--backend", "test-bad-prepare", "--", "touch", "started");
+        assertEquals(2, prepare.code(), prepare.err());
         assertNoStackTrace(prepare);
         assertTrue(lastLine(prepare.err()).matches("ralon: backend test-bad-prepare \\(.*throws-prepare\\.jar\\): "
                 + "prepare\\(\\) failed: NoSuchMethodError: org.example.Gone.method\\(\\) \\(nothing was started\\)"),
@@ -223,8 +212,8 @@ class PluginsE2ETest {
     @Test
     void theStartUpArchiveStillMapsWithAPluginAndThePluginLoadsFromItsJar() throws Exception {
         Path good = plugin("good.jar", PluginEnforcers.Good.class);
-        Result first = ralon(Map.of(), "status"); // starts the archive builder in the background
-        assertEquals(0, first.exit(), first.err());
+        ProcessResult first = ralon(Map.of(), "status"); // starts the archive builder in the background
+        assertEquals(0, first.code(), first.err());
         Path cds = exe.resolveSibling(".ralon-cds");
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         Path archive = null;
@@ -243,8 +232,8 @@ class PluginsE2ETest {
         }
         assertTrue(archive != null, "no archive was made in " + cds);
         Path log = dir.resolve("class-load.log");
-        Result r = ralon(Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), "status");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon(Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), "status");
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("test-plugin from " + good), r.out());
         List<String> loads = Files.readAllLines(log);
         assertTrue(loads.stream().anyMatch(l -> l.endsWith(" dev.ralon.cli.Main source: shared objects file")),
@@ -256,8 +245,8 @@ class PluginsE2ETest {
 
     @Test
     void unknownBackendNamesThePluginDirectory() throws Exception {
-        Result r = ralon("run", "--backend", "nosuch", "--", "true");
-        assertEquals(2, r.exit());
+        ProcessResult r = ralon("run", "--backend", "nosuch", "--", "true");
+        assertEquals(2, r.code());
         assertEquals("ralon: unknown backend 'nosuch'; known backends: mount, landlock, noop; a third-party backend is"
                 + " added by putting its jar in " + plugins + " (docs/writing-an-enforcer.md)", lastLine(r.err()));
     }
@@ -266,13 +255,13 @@ class PluginsE2ETest {
     void aGroupWritableDirectoryIsRefusedWithOneLine() throws Exception {
         plugin("good.jar", PluginEnforcers.Good.class);
         Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxrwxr-x"));
-        Result r = ralon("status");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon("status");
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("warning: plugin directory " + plugins
                 + " is writable by its group (mode 775); no plugin is loaded"), r.out());
         assertFalse(r.out().contains("test-plugin"), r.out());
-        Result run = ralon("run", "--backend", "test-plugin", "--", "true");
-        assertEquals(2, run.exit());
+        ProcessResult run = ralon("run", "--backend", "test-plugin", "--", "true");
+        assertEquals(2, run.code());
         assertTrue(run.err().startsWith("ralon: warning: plugin directory " + plugins + " is writable by its group"),
                 run.err());
     }
@@ -285,8 +274,8 @@ class PluginsE2ETest {
         Files.createSymbolicLink(plugins.resolve("link.jar"), elsewhere.resolve("good.jar"));
         Path writable = plugin("writable.jar", PluginEnforcers.ThrowsFromPlan.class);
         Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rw-rw-rw-"));
-        Result r = ralon("status");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon("status");
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("warning: plugin " + plugins.resolve("link.jar")
                 + " is a symbolic link; not loaded"), r.out());
         assertTrue(r.out().contains("warning: plugin " + writable + " is writable by its group (mode 666); not loaded"),
@@ -295,11 +284,11 @@ class PluginsE2ETest {
     }
 
     @Test
+    @RequiresRoot("giving a file to another uid")
     void aJarOfAnotherUserIsRefused() throws Exception {
-        assumeTrue(PluginDirectory.currentUid() == 0, "needs root to give a file to another uid");
         Path good = plugin("good.jar", PluginEnforcers.Good.class);
         Files.setAttribute(good, "unix:uid", 1234);
-        Result r = ralon("status");
+        ProcessResult r = ralon("status");
         assertTrue(r.out().contains("warning: plugin " + good + " belongs to uid 1234, neither you (uid 0) nor root;"
                 + " not loaded"), r.out());
     }
@@ -310,8 +299,8 @@ class PluginsE2ETest {
      * command for that user.
      */
     @Test
+    @RequiresRoot("running as uid 65534 (setpriv)")
     void aSharedInstallAsUid65534LoadsRootsJarsOnly() throws Exception {
-        assumeTrue(PluginDirectory.currentUid() == 0, "needs root to run as uid 65534 (setpriv)");
         Path good = plugin("good.jar", PluginEnforcers.Good.class);
         Path users = plugin("users.jar", PluginEnforcers.ThrowsFromPlan.class);
         Files.setAttribute(users, "unix:uid", 65534);
@@ -323,15 +312,15 @@ class PluginsE2ETest {
                 "HOME=" + home, "RALON_CDS=0", exe.toString());
         List<String> status = new ArrayList<>(asNobody);
         status.add("status");
-        Result r = run(status, Map.of());
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run(status, Map.of());
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("test-plugin from " + good), r.out());
         assertTrue(r.out().contains("warning: plugin " + users + " belongs to uid 65534 in a directory of root's (a"
                 + " shared install's plugins must all be root's); not loaded"), r.out());
         List<String> runIt = new ArrayList<>(asNobody);
         runIt.addAll(List.of("run", "--backend", "test-plugin", "--", "sh", "-c", "id -u"));
-        Result ran = run(runIt, Map.of());
-        assertEquals(0, ran.exit(), ran.err());
+        ProcessResult ran = run(runIt, Map.of());
+        assertEquals(0, ran.code(), ran.err());
         assertEquals("65534\n", ran.out());
     }
 
@@ -341,23 +330,23 @@ class PluginsE2ETest {
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - .env.production\n");
         String line = "ralon: not protected against creation: .env.production (does not exist, and backend %s cannot"
                 + " stop it being created; create it before the run, or use a backend that declares create-missing)";
-        Result r = ralon("run", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
+        assertEquals(0, r.code(), r.err());
         assertEquals("ran\n", r.out());
         assertTrue(r.err().lines().anyMatch(l -> l.equals(String.format(line, "test-plugin"))), r.err());
-        Result noop = ralon("run", "--backend", "noop", "--", "true");
+        ProcessResult noop = ralon("run", "--backend", "noop", "--", "true");
         assertTrue(noop.err().lines().anyMatch(l -> l.equals(String.format(line, "noop"))), noop.err());
         // Ralon's own mount backend gets the same verdict and the same line (it no longer refuses the plan), and
         // ordinary work in the project root goes on.
         if (ralon("status").out().lines().anyMatch(l -> l.matches("  mount +yes .*"))) {
-            Result mount = ralon("run", "--backend", "mount", "--", "sh", "-c", "mkdir target && echo ok > target/x"
+            ProcessResult mount = ralon("run", "--backend", "mount", "--", "sh", "-c", "mkdir target && echo ok > target/x"
                     + " && echo changed >> secret.txt");
             assertTrue(mount.err().lines().anyMatch(l -> l.equals(String.format(line, "mount"))), mount.err());
             assertTrue(Files.isRegularFile(project.resolve("target/x")), "ordinary work goes on: " + mount.err());
             assertEquals("s\n", Files.readString(project.resolve("secret.txt")), "the existing protected file held");
         }
-        Result dry = ralon("run", "--backend", "test-plugin", "--dry-run", "--json");
-        assertEquals(0, dry.exit(), dry.err());
+        ProcessResult dry = ralon("run", "--backend", "test-plugin", "--dry-run", "--json");
+        assertEquals(0, dry.code(), dry.err());
         assertEquals(List.of(project.toRealPath().resolve(".env.production").toString()),
                 new org.json.JSONObject(dry.out()).getJSONArray("notProtectedAgainstCreation").toList(), dry.out());
     }
@@ -367,14 +356,14 @@ class PluginsE2ETest {
         plugin("good.jar", PluginEnforcers.Good.class); // default coveredKinds: files and directories
         Files.createSymbolicLink(project.resolve("link"), Path.of("secret.txt"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - link\n");
-        Result r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
-        assertEquals(2, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
+        assertEquals(2, r.code(), r.err());
         assertTrue(lastLine(r.err()).startsWith("ralon: backend test-plugin cannot enforce this policy: "
                 + project.toRealPath().resolve("link") + " is a symbolic link, and backend test-plugin does not declare"
                 + " that it protects symbolic links"), r.err());
         assertFalse(Files.exists(project.resolve("started")), "nothing may start when the host refuses");
-        Result degraded = ralon("run", "--backend", "test-plugin", "--allow-degraded", "--", "sh", "-c", "echo ran");
-        assertEquals(0, degraded.exit(), degraded.err());
+        ProcessResult degraded = ralon("run", "--backend", "test-plugin", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        assertEquals(0, degraded.code(), degraded.err());
         assertTrue(degraded.err().contains("ralon: DEGRADED: " + project.toRealPath().resolve("link")
                 + " is a symbolic link"), degraded.err());
     }

@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.ralon.cli.CliE2ETest.Result;
 import static dev.ralon.cli.CliE2ETest.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,7 +54,7 @@ class PoliciesOnlyAddE2ETest {
     }
 
     interface Runner {
-        Result run(Path cwd, String... args) throws Exception;
+        ProcessResult run(Path cwd, String... args) throws Exception;
     }
 
     static Runner asRoot() {
@@ -73,11 +74,11 @@ class PoliciesOnlyAddE2ETest {
         Path sub = root.resolve("sub");
         Runner r = asRoot();
         // before: the baseline, from sub/
-        Result before = r.run(sub, "check", "../secret.txt", "inner.key", "free.txt");
+        ProcessResult before = r.run(sub, "check", "../secret.txt", "inner.key", "free.txt");
         assertEquals(1, before.code(), before.toString());
         // the agent's move
         Files.writeString(sub.resolve("agent.lock"), "version: 1\n");
-        Result check = r.run(sub, "check", "--explain", "../secret.txt", "inner.key", "free.txt", "agent.lock");
+        ProcessResult check = r.run(sub, "check", "--explain", "../secret.txt", "inner.key", "free.txt", "agent.lock");
         assertEquals(1, check.code(), check.toString());
         List<String> lines = check.out().lines().toList();
         assertEquals(3, lines.size(), check.out());
@@ -87,11 +88,11 @@ class PoliciesOnlyAddE2ETest {
                 check.out());
         assertTrue(lines.get(2).startsWith("agent.lock: protected by agent.lock (the policy file"), check.out());
 
-        Result list = r.run(sub, "check");
+        ProcessResult list = r.run(sub, "check");
         assertEquals(List.of(root.resolve("agent.lock").toString(), root.resolve("secret.txt").toString(), "agent.lock",
                 "inner.key"), list.out().lines().toList(), list.toString());
 
-        Result status = r.run(sub, "status");
+        ProcessResult status = r.run(sub, "status");
         assertEquals(0, status.code(), status.toString());
         assertTrue(status.out().contains("policy: " + root.resolve("agent.lock") + "\npolicy: " + sub.resolve("agent.lock")
                 + "\n"), "status lists every file in force, farthest first:\n" + status.out());
@@ -99,7 +100,7 @@ class PoliciesOnlyAddE2ETest {
         assertEquals(List.of(root.resolve("agent.lock").toString(), sub.resolve("agent.lock").toString()),
                 sj.getJSONArray("policies").toList());
 
-        Result dry = r.run(sub, "run", "--dry-run", "--backend", "noop", "--", "true");
+        ProcessResult dry = r.run(sub, "run", "--dry-run", "--backend", "noop", "--", "true");
         assertTrue(dry.out().contains("policy: " + root.resolve("agent.lock") + "\npolicy: " + sub.resolve("agent.lock")),
                 dry.out());
         assertTrue(dry.out().contains(root.resolve("secret.txt").toString()), dry.out());
@@ -110,7 +111,7 @@ class PoliciesOnlyAddE2ETest {
         // the Claude Code hook with the agent's cwd in sub/
         String hook = "{\"session_id\":\"s\",\"cwd\":\"" + sub + "\",\"hook_event_name\":\"PreToolUse\","
                 + "\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"" + sub.resolve("inner.key") + "\",\"content\":\"x\"}}";
-        Result h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
+        ProcessResult h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
         // a PreToolUse refusal: permissionDecision "deny" on stdout (docs/integrations.md)
         assertEquals(0, h.code(), "the hook must refuse: " + h);
         assertTrue(h.out().contains("\"permissionDecision\": \"deny\"") && h.out().contains("inner.key"), h.toString());
@@ -125,7 +126,7 @@ class PoliciesOnlyAddE2ETest {
         Runner r = asRoot();
         for (String[] args : List.of(new String[] {"check"}, new String[] {"check", "inner.key"}, new String[] {"status"},
                 new String[] {"run", "--backend", "noop", "--", "sh", "-c", "echo pwned >> inner.key; touch ran"})) {
-            Result res = r.run(sub, args);
+            ProcessResult res = r.run(sub, args);
             assertEquals(2, res.code(), List.of(args) + ": " + res);
             assertEquals(1, res.errLines().size(), "one line: " + res.err());
             assertTrue(res.err().startsWith("ralon: agent.lock:"), "names the broken file: " + res.err());
@@ -133,7 +134,7 @@ class PoliciesOnlyAddE2ETest {
         assertFalse(Files.exists(sub.resolve("ran")), "nothing was started");
         String hook = "{\"cwd\":\"" + sub + "\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\""
                 + sub.resolve("free.txt") + "\"}}";
-        Result h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
+        ProcessResult h = exec(sub, hook.getBytes(StandardCharsets.UTF_8), Map.of(), CliE2ETest.cmd("hook", "claude-code"));
         assertEquals(0, h.code(), "a broken policy in force makes the hook refuse: " + h);
         assertTrue(h.out().contains("\"permissionDecision\": \"deny\""), h.toString());
         assertTrue(h.out().contains(sub.resolve("agent.lock").toString()) || h.out().contains("agent.lock:"), h.out());
@@ -148,10 +149,10 @@ class PoliciesOnlyAddE2ETest {
         Path other = Files.writeString(tmp.resolve("other.lock"), "version: 1\nprotect:\n  - free.txt\n");
         Runner r = asRoot();
         assertEquals(0, r.run(sub, "check", "--policy", other.toString(), "inner.key").code());
-        Result status = r.run(sub, "status", "--policy", other.toString());
+        ProcessResult status = r.run(sub, "status", "--policy", other.toString());
         assertTrue(status.out().contains("--policy replaces discovery: not in force in this command: "
                 + root.resolve("agent.lock")), status.out());
-        Result dry = r.run(sub, "run", "--dry-run", "--backend", "noop", "--policy", other.toString(), "--", "true");
+        ProcessResult dry = r.run(sub, "run", "--dry-run", "--backend", "noop", "--policy", other.toString(), "--", "true");
         assertTrue(dry.out().contains("note: --policy replaces discovery"), dry.out());
     }
 
@@ -168,12 +169,12 @@ class PoliciesOnlyAddE2ETest {
         }
         Files.writeString(sub.resolve("agent.lock"), "version: 1\n");
         Files.writeString(sub.resolve("inner.key"), "changed\n");
-        Result r = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
+        ProcessResult r = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
         assertEquals(1, r.code(), r.toString());
         assertTrue(r.out().contains("inner.key"), r.out());
         // the branch also deletes the top policy: its version at HEAD still judges
         Files.delete(root.resolve("agent.lock"));
-        Result gone = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
+        ProcessResult gone = exec(sub, null, env, CliE2ETest.cmd("check", "--changed", "HEAD"));
         assertEquals(1, gone.code(), gone.toString());
         assertTrue(gone.out().contains("inner.key") && gone.out().contains("agent.lock"), gone.out());
     }
@@ -222,11 +223,11 @@ class PoliciesOnlyAddE2ETest {
             chownTree(base, owner); // the agent's user owns everything: only the sandbox can stop it
         }
         requireBackend(r, root, backend);
-        Result plant = r.run(root, "run", "--backend", backend, "--", "sh", "-c", "printf 'version: 1\\n' > work/agent.lock");
+        ProcessResult plant = r.run(root, "run", "--backend", backend, "--", "sh", "-c", "printf 'version: 1\\n' > work/agent.lock");
         assertEquals(0, plant.code(), "planting an agent.lock in an unprotected directory is allowed: " + plant);
         assertEquals("version: 1\n", Files.readString(work.resolve("agent.lock")));
 
-        Result attack = r.run(work, "run", "--backend", backend, "--", "sh", "-c",
+        ProcessResult attack = r.run(work, "run", "--backend", backend, "--", "sh", "-c",
                 "echo pwned >> ../secret.txt; echo pwned >> ../sub/inner.key; echo pwned > ../secret.txt; "
                         + "rm -f ../sub/inner.key; echo ok > free.txt; echo done");
         assertEquals(0, attack.code(), attack.toString());
@@ -234,19 +235,19 @@ class PoliciesOnlyAddE2ETest {
         assertEquals("ok\n", Files.readString(work.resolve("free.txt")), "control: unprotected writes work in the sandbox");
         assertUntouched(root);
         // the planted file is itself protected now (it only added)
-        Result again = r.run(work, "run", "--backend", backend, "--", "sh", "-c", "echo 'version: 2' > agent.lock");
+        ProcessResult again = r.run(work, "run", "--backend", backend, "--", "sh", "-c", "echo 'version: 2' > agent.lock");
         assertNotEquals(0, again.code(), again.toString());
         assertEquals("version: 1\n", Files.readString(work.resolve("agent.lock")));
     }
 
     static void chownTree(Path base, String owner) throws Exception {
-        Result c = exec(base, null, Map.of(), "chown", "-R", owner + ":" + owner, base.toString());
+        ProcessResult c = exec(base, null, Map.of(), "chown", "-R", owner + ":" + owner, base.toString());
         assertEquals(0, c.code(), c.toString());
     }
 
     /** The backend must be usable here: skipped with the reason locally, a failure under CI=true. */
     static void requireBackend(Runner r, Path dir, String backend) throws Exception {
-        Result s = r.run(dir, "status", "--json");
+        ProcessResult s = r.run(dir, "status", "--json");
         assertEquals(0, s.code(), s.toString());
         for (Object o : new JSONObject(s.out()).getJSONArray("backends")) {
             JSONObject b = (JSONObject) o;

@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,32 +71,18 @@ class RealAgentsIT {
         Files.writeString(project.resolve("src/main.txt"), "main\n");
     }
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result run(Mode mode, List<String> agent, Map<String, String> env) throws Exception {
+    ProcessResult run(Mode mode, List<String> agent, Map<String, String> env) throws Exception {
         List<String> cmd = new ArrayList<>();
         if (mode != Mode.HOOK_ONLY) {
             cmd.addAll(List.of(ralon.toString(), "run", "--backend", mode == Mode.MOUNT ? "mount" : "landlock", "--"));
         }
         cmd.addAll(agent);
-        Path out = Files.createTempFile(tmp, "out", ".txt");
-        Path err = Files.createTempFile(tmp, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        Map<String, String> e = pb.environment();
-        e.keySet().removeIf(k -> k.startsWith("ANTHROPIC_") || k.startsWith("OPENAI_") || k.startsWith("GEMINI_")
-                || k.startsWith("GOOGLE_") || k.startsWith("CLAUDE") || k.startsWith("CODEX_"));
-        e.put("HOME", home.toString());
-        e.put("PATH", bin + ":" + e.getOrDefault("PATH", "/usr/bin:/bin"));
-        e.putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish in 300 s: " + cmd + "\n" + Files.readString(err));
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        TestProcess p = TestProcess.of(cmd).in(project).timeout(300);
+        System.getenv().keySet().stream().filter(k -> k.startsWith("ANTHROPIC_") || k.startsWith("OPENAI_")
+                || k.startsWith("GEMINI_") || k.startsWith("GOOGLE_") || k.startsWith("CLAUDE")
+                || k.startsWith("CODEX_")).forEach(p::without);
+        return p.env("HOME", home.toString()).env("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"))
+                .env(env).run();
     }
 
     void assumeBackend(Mode mode) throws Exception {
@@ -101,11 +90,9 @@ class RealAgentsIT {
             return;
         }
         String backend = mode == Mode.MOUNT ? "mount" : "landlock";
-        Process p = new ProcessBuilder(ralon.toString(), "run", "--dry-run", "--backend", backend, "--", "true")
-                .directory(project.toFile()).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes());
-        boolean ok = p.waitFor() == 0;
-        dev.ralon.testsupport.Requirements.require(ok, "backend " + backend + ": " + text);
+        ProcessResult dry = TestProcess.of(ralon.toString(), "run", "--dry-run", "--backend", backend, "--", "true")
+                .in(project).mergeStderr().run();
+        dev.ralon.testsupport.Requirements.require(dry.code() == 0, "backend " + backend + ": " + dry.out());
     }
 
     String hookCommand(String format) {
@@ -119,13 +106,13 @@ class RealAgentsIT {
         assertFalse(Files.exists(project.resolve("src/stolen.txt")), "a protected file was moved away");
     }
 
-    void assertUnprotectedEditsLanded(Result r) throws Exception {
+    void assertUnprotectedEditsLanded(ProcessResult r) throws Exception {
         assertTrue(Files.exists(project.resolve("src/ok.txt")), "the unprotected new file is missing: " + r);
         assertTrue(Files.readString(project.resolve("src/ok.txt")).contains("fine"), r.toString());
         assertTrue(Files.readString(project.resolve("src/main.txt")).contains("edited"), "the unprotected edit is missing: " + r);
     }
 
-    static void assertTheModelWasTold(ModelStandIn model, String what, Result r) {
+    static void assertTheModelWasTold(ModelStandIn model, String what, ProcessResult r) {
         assertTrue(model.bodies().stream().anyMatch(b -> b.contains(what)),
                 "no request to the model carried \"" + what + "\" (the tool's result): " + r);
     }
@@ -162,7 +149,7 @@ class RealAgentsIT {
                                 .put("command", hookCommand(format))))))).toString(2));
     }
 
-    Result claude(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
+    ProcessResult claude(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
         Map<String, String> env = new HashMap<>(Map.of("ANTHROPIC_BASE_URL", model.baseUrl(), "ANTHROPIC_API_KEY", "sk-ant-stand-in",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1", "DISABLE_AUTOUPDATER", "1"));
         env.putAll(extra);
@@ -176,8 +163,8 @@ class RealAgentsIT {
         assumeBackend(mode);
         configureClaude("claude-code");
         try (ModelStandIn model = new ModelStandIn(claudeScript())) {
-            Result r = claude(mode, model, Map.of());
-            assertEquals(0, r.exit(), r.toString());
+            ProcessResult r = claude(mode, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
             assertEquals(6, model.callsMade(), r.toString());
             assertProtectedUntouched();
             assertUnprotectedEditsLanded(r);
@@ -201,7 +188,7 @@ class RealAgentsIT {
                                 .put("command", hookCommand(format))))))).toString(2));
     }
 
-    Result codex(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
+    ProcessResult codex(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
         Path config = home.resolve(".codex/config.toml");
         Files.writeString(config, Files.readString(config).replace("http://127.0.0.1:PORT", model.baseUrl()));
         Map<String, String> env = new HashMap<>(Map.of("CODEX_HOME", home.resolve(".codex").toString(), "STANDIN_API_KEY", "stand-in"));
@@ -224,8 +211,8 @@ class RealAgentsIT {
         assumeBackend(mode);
         configureCodex("codex");
         try (ModelStandIn model = new ModelStandIn(codexScript())) {
-            Result r = codex(mode, model, Map.of());
-            assertEquals(0, r.exit(), r.toString());
+            ProcessResult r = codex(mode, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
             assertEquals(4, model.callsMade(), r.toString());
             assertProtectedUntouched();
             assertUnprotectedEditsLanded(r);
@@ -248,7 +235,7 @@ class RealAgentsIT {
                 .toString(2));
     }
 
-    Result gemini(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
+    ProcessResult gemini(Mode mode, ModelStandIn model, Map<String, String> extra) throws Exception {
         Map<String, String> env = new HashMap<>(Map.of("GEMINI_API_KEY", "stand-in", "GOOGLE_GEMINI_BASE_URL", model.baseUrl(),
                 "GEMINI_CLI_TRUST_WORKSPACE", "true"));
         env.putAll(extra);
@@ -273,8 +260,8 @@ class RealAgentsIT {
         assumeBackend(mode);
         configureGemini("gemini");
         try (ModelStandIn model = new ModelStandIn(geminiScript())) {
-            Result r = gemini(mode, model, Map.of());
-            assertEquals(0, r.exit(), r.toString());
+            ProcessResult r = gemini(mode, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
             assertEquals(5, model.callsMade(), r.toString());
             assertProtectedUntouched();
             assertUnprotectedEditsLanded(r);
@@ -290,21 +277,21 @@ class RealAgentsIT {
         Map<String, String> broken = Map.of("RALON_JAVA", "/nonexistent/bin/java");
         configureClaude("claude-code");
         try (ModelStandIn model = new ModelStandIn(claudeScript())) {
-            Result r = claude(Mode.HOOK_ONLY, model, broken);
+            ProcessResult r = claude(Mode.HOOK_ONLY, model, broken);
             assertProtectedUntouched();
             assertFalse(Files.exists(project.resolve("src/ok.txt")), "Claude Code: a write went through a failed hook: " + r);
             assertTheModelWasTold(model, "ralon: cannot run Java", r);
         }
         configureCodex("codex");
         try (ModelStandIn model = new ModelStandIn(codexScript())) {
-            Result r = codex(Mode.HOOK_ONLY, model, broken);
+            ProcessResult r = codex(Mode.HOOK_ONLY, model, broken);
             assertProtectedUntouched();
             assertFalse(Files.exists(project.resolve("src/ok.txt")), "Codex: a write went through a failed hook: " + r);
             assertTheModelWasTold(model, "ralon: cannot run Java", r);
         }
         configureGemini("gemini");
         try (ModelStandIn model = new ModelStandIn(geminiScript())) {
-            Result r = gemini(Mode.HOOK_ONLY, model, broken);
+            ProcessResult r = gemini(Mode.HOOK_ONLY, model, broken);
             assertProtectedUntouched();
             assertFalse(Files.exists(project.resolve("src/ok.txt")), "Gemini CLI: a write went through a failed hook: " + r);
             assertTheModelWasTold(model, "ralon: cannot run Java", r);
@@ -321,13 +308,13 @@ class RealAgentsIT {
         JSONObject s = new JSONObject(Files.readString(settings));
         s.remove("hooks");
         Files.writeString(settings, s.toString(2));
-        Result migrated = run(Mode.HOOK_ONLY, List.of(bin.resolve("gemini").toString(), "hooks", "migrate", "--from-claude"),
+        ProcessResult migrated = run(Mode.HOOK_ONLY, List.of(bin.resolve("gemini").toString(), "hooks", "migrate", "--from-claude"),
                 Map.of("GEMINI_CLI_TRUST_WORKSPACE", "true"));
-        assertEquals(0, migrated.exit(), migrated.toString());
+        assertEquals(0, migrated.code(), migrated.toString());
         String projectSettings = project.resolve(".gemini/settings.json").toString();
         assertTrue(Files.exists(Path.of(projectSettings)), "migrate wrote nothing: " + migrated);
         try (ModelStandIn model = new ModelStandIn(geminiScript())) {
-            Result r = gemini(Mode.HOOK_ONLY, model, Map.of());
+            ProcessResult r = gemini(Mode.HOOK_ONLY, model, Map.of());
             assertProtectedUntouched();
             assertUnprotectedEditsLanded(r);
             assertTheModelWasTold(model, "secret/key.txt is protected by", r);

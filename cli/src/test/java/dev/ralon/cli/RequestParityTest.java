@@ -31,8 +31,7 @@ class RequestParityTest {
 
     @Test
     void theFastParserMakesPicocliSRequestForEveryListItAccepts() {
-        long seed = Long.getLong("ralon.seed", System.getenv("CI") != null ? 18L : new Random().nextLong());
-        System.out.println("RequestParityTest seed " + seed + " (replay: -Dralon.seed=" + seed + ")");
+        long seed = dev.ralon.testsupport.Seeds.seed("RequestParityTest");
         Random random = new Random(seed);
         Map<Kind, Integer> accepted = new EnumMap<>(Kind.class);
         for (int n = 0; n < 2_000; n++) { // picocli builds its model from annotations at each parse: ~10 ms each

@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,31 +43,16 @@ class RunAdmissionE2ETest {
         Files.writeString(project.resolve("secret.txt"), "s\n");
     }
 
-    record Result(int exit, String out, String err) {
-    }
-
-    Result ralon(String... args) throws Exception {
+    ProcessResult ralon(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(javaCmd);
         cmd.addAll(List.of(args));
-        Path out = Files.createTempFile("out", ".txt");
-        Path err = Files.createTempFile("err", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(project.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("did not finish: " + List.of(args));
-        }
-        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-        Files.delete(out);
-        Files.delete(err);
-        return r;
+        return TestProcess.of(cmd).in(project).stdin("").run();
     }
 
     @Test
     void statusListsThirdPartyBackendsWithWhyNotAndTheirProblems() throws Exception {
-        Result r = ralon("status");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon("status");
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("test-unavailable no        the frobnicator is off; fix: sysctl test.frobnicate=1"), r.out());
         assertTrue(r.out().contains("test-refuser"), r.out());
         assertTrue(r.out().contains("2 enforcers are named 'twin'"), r.out());
@@ -74,8 +62,8 @@ class RunAdmissionE2ETest {
 
     @Test
     void unavailablePinnedBackendIsRefusedWithReasonAndFix() throws Exception {
-        Result r = ralon("run", "--backend", "test-unavailable", "--", "touch", "started");
-        assertEquals(2, r.exit());
+        ProcessResult r = ralon("run", "--backend", "test-unavailable", "--", "touch", "started");
+        assertEquals(2, r.code());
         assertEquals("ralon: backend test-unavailable cannot enforce on this host: the frobnicator is off "
                 + "(fix: sysctl test.frobnicate=1)", r.err().strip().lines().reduce((a, b) -> b).orElse(""));
         assertFalse(Files.exists(project.resolve("started")));
@@ -83,15 +71,15 @@ class RunAdmissionE2ETest {
 
     @Test
     void duplicatedNamesAreNotUsable() throws Exception {
-        Result r = ralon("run", "--backend", "twin", "--", "true");
-        assertEquals(2, r.exit());
+        ProcessResult r = ralon("run", "--backend", "twin", "--", "true");
+        assertEquals(2, r.code());
         assertTrue(r.err().contains("ralon: unknown backend 'twin'"), r.err());
     }
 
     @Test
     void unenforceablePlanStartsNothingAndExits2() throws Exception {
-        Result r = ralon("run", "--backend", "test-refuser", "--", "touch", "started");
-        assertEquals(2, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-refuser", "--", "touch", "started");
+        assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("ralon: backend test-refuser cannot enforce this policy: test-refuser cannot protect 2 paths"),
                 r.err());
         assertFalse(Files.exists(project.resolve("started")), "nothing may start when admission refuses");
@@ -99,19 +87,19 @@ class RunAdmissionE2ETest {
 
     @Test
     void dryRunOfAnUnenforceablePlanExits1() throws Exception {
-        Result r = ralon("run", "--backend", "test-refuser", "--dry-run", "--", "true");
-        assertEquals(1, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-refuser", "--dry-run", "--", "true");
+        assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("cannot enforce: test-refuser cannot protect 2 paths"), r.out());
         assertTrue(r.out().contains("verdict: NOT enforceable"), r.out());
-        Result j = ralon("run", "--backend", "test-refuser", "--dry-run", "--json", "--", "true");
-        assertEquals(1, j.exit(), j.err());
+        ProcessResult j = ralon("run", "--backend", "test-refuser", "--dry-run", "--json", "--", "true");
+        assertEquals(1, j.code(), j.err());
         assertTrue(j.out().contains("\"enforceable\": false"), j.out());
     }
 
     @Test
     void allowDegradedRunsAndSaysWhatIsMissingFirst() throws Exception {
-        Result r = ralon("run", "--backend", "test-refuser", "--allow-degraded", "--", "sh", "-c", "echo ran");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-refuser", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        assertEquals(0, r.code(), r.err());
         assertEquals("ran\n", r.out());
         assertTrue(r.err().contains("ralon: DEGRADED: test-refuser cannot protect 2 paths"), r.err());
         assertTrue(r.err().contains("ralon: DEGRADED: not guaranteed in this run: modify-content"), r.err());
@@ -119,8 +107,8 @@ class RunAdmissionE2ETest {
 
     @Test
     void failingPrepareStartsNothing() throws Exception {
-        Result r = ralon("run", "--backend", "test-failing", "--", "touch", "started");
-        assertEquals(2, r.exit(), r.err());
+        ProcessResult r = ralon("run", "--backend", "test-failing", "--", "touch", "started");
+        assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("ralon: backend test-failing: mount(2) of /x failed: EPERM (nothing was started)"), r.err());
         assertFalse(Files.exists(project.resolve("started")));
     }

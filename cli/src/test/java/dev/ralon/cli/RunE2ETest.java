@@ -1,5 +1,9 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,62 +46,42 @@ class RunE2ETest {
         Files.writeString(project.resolve("secret.txt"), "s3cret\n");
     }
 
-    record Result(int exit, String out, String err, long pid) {
-    }
-
-    Result run(List<String> args, String stdin, Map<String, String> env) throws Exception {
+    ProcessResult run(List<String> args, String stdin, Map<String, String> env) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ralon.toString());
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(project.toFile());
-        pb.environment().putAll(env);
-        Path out = Files.createTempFile("out", ".txt");
-        Path err = Files.createTempFile("err", ".txt");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process p = pb.start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("ralon " + args + " did not finish within 60 s");
-        }
-        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err), p.pid());
-        Files.delete(out);
-        Files.delete(err);
-        return r;
+        return TestProcess.of(cmd).in(project).env(env).stdin(stdin == null ? "" : stdin).run();
     }
 
-    Result run(String... args) throws Exception {
+    ProcessResult run(String... args) throws Exception {
         return run(List.of(args), null, Map.of());
     }
 
     @Test
     void exitStatusComesBackFromTheSamePid() throws Exception {
-        Result r = run("run", "--backend", "noop", "--", "sh", "-c", "echo $$; exit 7");
-        assertEquals(7, r.exit(), r.err());
+        ProcessResult r = run("run", "--backend", "noop", "--", "sh", "-c", "echo $$; exit 7");
+        assertEquals(7, r.code(), r.err());
         assertEquals(String.valueOf(r.pid()), r.out().trim(), "the command must run in ralon's own process");
         assertTrue(r.err().contains("enforces nothing"), "noop must say loudly that nothing is protected: " + r.err());
     }
 
     @Test
     void unknownBackendIsOneLineAndExit2() throws Exception {
-        Result r = run("run", "--backend", "nosuch", "--", "true");
-        assertEquals(2, r.exit());
+        ProcessResult r = run("run", "--backend", "nosuch", "--", "true");
+        assertEquals(2, r.code());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith("ralon: unknown backend 'nosuch'"), r.err());
     }
 
     @Test
     void commandNotFoundAndNotExecutableAreExit2() throws Exception {
-        Result r = run("run", "--backend", "noop", "--", "no-such-command-xyz");
-        assertEquals(2, r.exit());
+        ProcessResult r = run("run", "--backend", "noop", "--", "no-such-command-xyz");
+        assertEquals(2, r.code());
         assertTrue(r.err().lines().anyMatch(l -> l.equals("ralon: command not found: no-such-command-xyz")), r.err());
         Path notExec = project.resolve("script.sh");
         Files.writeString(notExec, "#!/bin/sh\necho hi\n");
         r = run("run", "--backend", "noop", "--", "./script.sh");
-        assertEquals(2, r.exit());
+        assertEquals(2, r.code());
         assertTrue(r.err().contains("./script.sh: permission denied"), r.err());
     }
 
@@ -108,24 +92,24 @@ class RunE2ETest {
         Files.writeString(script, "echo \"ran as $0 with $*\"\n");
         Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         for (String backend : List.of("noop", "landlock", "mount")) {
-            Result r = run("run", "--backend", backend, "--", "./noshebang", "a", "b");
-            assertEquals(0, r.exit(), backend + ": " + r.err());
+            ProcessResult r = run("run", "--backend", backend, "--", "./noshebang", "a", "b");
+            assertEquals(0, r.code(), backend + ": " + r.err());
             assertEquals("ran as " + script.toRealPath() + " with a b\n", r.out(), backend);
         }
     }
 
     @Test
     void argumentsAfterTheCommandBelongToTheCommand() throws Exception {
-        Result r = run("run", "--backend", "noop", "sh", "-c", "printf '%s|' \"$@\"", "x", "--help", "-v");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run("run", "--backend", "noop", "sh", "-c", "printf '%s|' \"$@\"", "x", "--help", "-v");
+        assertEquals(0, r.code(), r.err());
         assertEquals("--help|-v|", r.out());
     }
 
     @Test
     void noDescriptorAbove2LeaksIntoTheCommand() throws Exception {
         // dash opens no descriptor of its own; list the shell's own fds (not ls's)
-        Result r = run("run", "--backend", "noop", "--", "sh", "-c", "ls /proc/$$/fd");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run("run", "--backend", "noop", "--", "sh", "-c", "ls /proc/$$/fd");
+        assertEquals(0, r.code(), r.err());
         assertEquals(List.of("0", "1", "2"), r.out().lines().sorted().toList(), "descriptors in the command");
     }
 
@@ -140,48 +124,41 @@ class RunE2ETest {
         // The command reads its own status. (Reading a shell's /proc/$$/status from a child is racy: dash blocks
         // every signal while it waits for children. And plain children of a JVM start with SIGQUIT blocked.)
         String probe = "grep -E '^Sig(Blk|Ign)' /proc/self/status";
-        Result inside = run("run", "--backend", "noop", "--", "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status");
-        assertEquals(0, inside.exit(), inside.err());
+        ProcessResult inside = run("run", "--backend", "noop", "--", "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status");
+        assertEquals(0, inside.code(), inside.err());
         assertTrue(inside.out().contains("SigBlk:\t0000000000000000"), "no signal may stay blocked: " + inside.out());
-        Process plain = new ProcessBuilder("sh", "-c", probe).start();
-        String baseline = new String(plain.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        plain.waitFor();
+        String baseline = TestProcess.of("sh", "-c", probe).stdin("").run().out();
         assertEquals(standard(baseline, "SigIgn"), standard(inside.out(), "SigIgn"),
                 "ignored signals must be what a plain child of the caller has: " + inside.out() + " vs " + baseline);
         // a signal the user ignores (nohup-style) stays ignored in the command
-        Process nohup = new ProcessBuilder("sh", "-c", "trap '' HUP; exec \"$0\" run --backend noop -- "
-                + "grep -E '^Sig(Blk|Ign)' /proc/self/status", ralon.toString()).directory(project.toFile()).start();
-        String ignored = new String(nohup.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(nohup.waitFor(60, TimeUnit.SECONDS));
+        String ignored = TestProcess.of("sh", "-c", "trap '' HUP; exec \"$0\" run --backend noop -- "
+                + "grep -E '^Sig(Blk|Ign)' /proc/self/status", ralon.toString()).in(project).stdin("").run().out();
         assertEquals(1L, standard(ignored, "SigIgn") & 1L, "SIGHUP ignored by the user must stay ignored: " + ignored);
     }
 
     @Test
     void nofileLimitIsTheUsersNotTheJvms() throws Exception {
         // The JVM would raise the soft limit to the hard one; the user's lower soft limit must come back.
-        Result r = run(List.of("run", "--backend", "noop", "--", "sh", "-c", "ulimit -Sn"), null, Map.of());
-        String hard = new String(new ProcessBuilder("sh", "-c", "ulimit -Hn").start().getInputStream().readAllBytes()).trim();
-        assertEquals(0, r.exit(), r.err());
-        ProcessBuilder pb = new ProcessBuilder("sh", "-c", "ulimit -Sn 512 && exec \"$0\" run --backend noop -- sh -c 'ulimit -Sn'",
-                ralon.toString()).directory(project.toFile());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        ProcessResult r = run(List.of("run", "--backend", "noop", "--", "sh", "-c", "ulimit -Sn"), null, Map.of());
+        String hard = TestProcess.of("sh", "-c", "ulimit -Hn").run().out().trim();
+        assertEquals(0, r.code(), r.err());
+        String out = TestProcess.of("sh", "-c", "ulimit -Sn 512 && exec \"$0\" run --backend noop -- sh -c 'ulimit -Sn'",
+                ralon.toString()).in(project).stdin("").run().out().trim();
         assertEquals("512", out, "soft RLIMIT_NOFILE in the command (hard limit is " + hard + ")");
     }
 
     @Test
     void stdinAndStdoutPassThrough() throws Exception {
-        Result r = run(List.of("run", "--backend", "noop", "--", "cat"), "hello\nworld\n", Map.of());
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run(List.of("run", "--backend", "noop", "--", "cat"), "hello\nworld\n", Map.of());
+        assertEquals(0, r.code(), r.err());
         assertEquals("hello\nworld\n", r.out());
     }
 
     @Test
     void environmentPassesThroughAndNamesTheBackendAndPolicy() throws Exception {
-        Result r = run(List.of("run", "--backend", "noop", "--", "sh", "-c",
+        ProcessResult r = run(List.of("run", "--backend", "noop", "--", "sh", "-c",
                 "echo \"$MY_VAR|$RALON_BACKEND|$RALON_POLICY|${RALON_ORIG_NOFILE-unset}\""), null, Map.of("MY_VAR", "kept"));
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(0, r.code(), r.err());
         assertEquals("kept|noop|" + project.toRealPath().resolve("agent.lock") + "|unset", r.out().trim());
     }
 
@@ -224,8 +201,8 @@ class RunE2ETest {
     @Test
     void statusInsideRunReportsTheBoundary() throws Exception {
         // under noop the boundary is open: status must say so (WRITABLE), not pretend
-        Result r = run("run", "--backend", "noop", "--", ralon.toString(), "status");
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run("run", "--backend", "noop", "--", ralon.toString(), "status");
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("this process runs under ralon (backend noop)"), r.out());
         assertTrue(r.out().contains("WRITABLE  secret.txt"), r.out());
         assertFalse(r.out().contains("refused  secret.txt"), r.out());
@@ -235,14 +212,14 @@ class RunE2ETest {
     @Test
     void dryRunPrintsThePlanAndStartsNothing() throws Exception {
         Path marker = project.resolve("started");
-        Result r = run("run", "--backend", "noop", "--dry-run", "--", "touch", marker.toString());
-        assertEquals(0, r.exit(), r.err());
+        ProcessResult r = run("run", "--backend", "noop", "--dry-run", "--", "touch", marker.toString());
+        assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("backend: noop"), r.out());
         assertTrue(r.out().contains("secret.txt"), r.out());
         assertTrue(r.out().contains("verdict: enforceable"), r.out());
         assertFalse(Files.exists(marker), "dry-run must not start the command");
-        Result j = run("run", "--backend", "noop", "--dry-run", "--json", "--", "true");
-        assertEquals(0, j.exit(), j.err());
+        ProcessResult j = run("run", "--backend", "noop", "--dry-run", "--json", "--", "true");
+        assertEquals(0, j.code(), j.err());
         assertTrue(j.out().startsWith("{") && j.out().contains("\"enforceable\": true"), j.out());
     }
 }

@@ -1,18 +1,20 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,31 +53,16 @@ class StandardDescriptorsE2ETest {
         sh(false, base, "rm -rf --one-file-system " + base);
     }
 
-    record Result(int exit, String out) {
-    }
-
     static boolean root() throws Exception {
         return sh(false, base, "id -u").out().trim().equals("0");
     }
 
     /** Runs {@code script} with /bin/sh in {@code dir}, as uid 65534 when {@code nobody}. */
-    static Result sh(boolean nobody, Path dir, String script) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        if (nobody) {
-            cmd.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
-        }
-        cmd.addAll(List.of("/bin/sh", "-c", script));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("HOME", home.toString());
-        pb.environment().put("RALON_JAVA_OPTS", "-Djava.io.tmpdir=" + home);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("timed out: " + script + "\n" + out);
-        }
-        return new Result(p.exitValue(), out);
+    static ProcessResult sh(boolean nobody, Path dir, String script) throws IOException {
+        List<String> cmd = List.of("/bin/sh", "-c", script);
+        return TestProcess.of(nobody ? TestProcess.asUser(TestProcess.NOBODY, cmd) : cmd).in(dir)
+                .env("HOME", home.toString()).env("RALON_JAVA_OPTS", "-Djava.io.tmpdir=" + home)
+                .mergeStderr().stdin("").timeout(120).run();
     }
 
     /** A fresh project: secret.txt and pdir/ protected, owned by the user who attacks it. */
@@ -131,16 +118,16 @@ class StandardDescriptorsE2ETest {
                     String tag = (nobody ? "n-" : "s-") + CASES.indexOf(c);
                     Path control = project("control-" + tag, nobody);
                     String before = state(control);
-                    Result cr = sh(nobody, control, "exec " + exe + " run --backend noop -- sh -c '" + c.inside() + "' "
+                    ProcessResult cr = sh(nobody, control, "exec " + exe + " run --backend noop -- sh -c '" + c.inside() + "' "
                             + c.redirect());
                     assertNotEquals(before, state(control), "control: under noop the attack must change something,"
                             + " or it proves nothing: " + cr.out());
                     Path p = project("mount-" + tag, nobody);
-                    Result r = sh(nobody, p, "exec " + exe + " run --backend mount -- sh -c '" + c.inside() + "' "
+                    ProcessResult r = sh(nobody, p, "exec " + exe + " run --backend mount -- sh -c '" + c.inside() + "' "
                             + c.redirect());
                     assertEquals(before, state(p), "the attack got through the mount backend: " + r.out());
                     if (c.refused()) {
-                        assertEquals(2, r.exit(), r.out());
+                        assertEquals(2, r.code(), r.out());
                         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("ralon: mount backend: ")
                                 && l.contains("refusing")), r.out());
                     }
@@ -150,8 +137,8 @@ class StandardDescriptorsE2ETest {
         tests.add(DynamicTest.dynamicTest("the command still reads a protected file given as stdin, from the shell's"
                 + " offset", () -> {
             Path p = project("read", false);
-            Result r = sh(false, p, "{ read first; exec " + exe + " run --quiet --no-baseline --backend mount -- cat; } < secret.txt");
-            assertEquals(0, r.exit(), r.out());
+            ProcessResult r = sh(false, p, "{ read first; exec " + exe + " run --quiet --no-baseline --backend mount -- cat; } < secret.txt");
+            assertEquals(0, r.code(), r.out());
             assertEquals("line2\n", r.out(), "the rest of the file after the line the shell read");
         }));
         return tests.stream();

@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real executable's walk past the first {@link Getdents64Reader#JAVA_FIRST} directories (where the getdents64
+ * The real executable's walk past the first {@link Getdents64Reader#JAVA_FIRST} entries (where the getdents64
  * reader lists): a directory that can be listed but not searched (mode r--) still makes the set incomplete for uid
  * 65534, as Java's lstat of its entries fails, and {@code run} refuses it; root, who can search it, gets the entries.
  */
@@ -39,10 +41,10 @@ class WalkReaderE2ETest {
             u.handOver();
             Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r--r--r--"));
 
-            CliE2ETest.Result check = u.ralon(p, "check");
+            ProcessResult check = u.ralon(p, "check");
             assertEquals(0, check.code(), check.toString());
             assertTrue(check.out().contains("open/d7/k.pem"), check.toString());
-            CliE2ETest.Result run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
+            ProcessResult run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
             if (uid == 0) {
                 assertTrue(check.out().contains("zlocked/x.pem"), "root searches it: " + check);
                 assertFalse(check.err().contains("cannot examine"), check.toString());

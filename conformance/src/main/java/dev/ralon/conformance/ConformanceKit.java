@@ -1,34 +1,14 @@
 package dev.ralon.conformance;
 
-import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
-import dev.ralon.enforcer.spi.Plan;
-import dev.ralon.enforcer.spi.Probe;
-import dev.ralon.enforcer.spi.ProtectedPath;
-import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.host.ProtectedSets;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.opentest4j.AssertionFailedError;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -65,6 +45,12 @@ import java.util.stream.Stream;
  * Needs Linux, {@code /bin/sh}, coreutils, git and util-linux on the host. When the enforcer's probe says
  * unavailable, or another user is asked for and the JVM is not root, the tests are aborted (skipped) — except when
  * the environment variable {@code CI} is {@code true}, where they fail.
+ *
+ * <h2>Its parts</h2>
+ * This class is the API (a builder, the {@link Report} and its {@link Verdict}s). {@link KitExecution} runs one
+ * execution (control, project, plan, attacks: {@link KitRun}), the {@link Judge} turns what was seen into verdicts
+ * (pure: unit-tested without a sandbox), {@link KitTests} renders a report as JUnit tests, {@link KitReports} prints
+ * the summary and writes the results table.
  */
 public final class ConformanceKit {
     /** uid of "nobody", the unprivileged user CI runs the kit as. */
@@ -78,8 +64,6 @@ public final class ConformanceKit {
 
     /** System property: a directory where every run writes one tab-separated line per (attack × kind). */
     public static final String RESULTS_PROPERTY = "ralon.conformance.results";
-
-    private static final Map<Integer, KitRun.Result> CONTROLS = new ConcurrentHashMap<>();
 
     private final String name;
     private final int uid;
@@ -195,7 +179,7 @@ public final class ConformanceKit {
     public synchronized Report run() {
         if (report == null) {
             try {
-                report = execute();
+                report = new KitExecution(name, uid, timeoutSeconds, loader).execute();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -203,228 +187,13 @@ public final class ConformanceKit {
         return report;
     }
 
-    private static String legacyTiocsti() {
-        try {
-            return Files.readString(Path.of("/proc/sys/dev/tty/legacy_tiocsti")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    private static boolean inCi() {
-        return "true".equals(System.getenv("CI"));
-    }
-
-    private String who() {
-        return name + ", uid " + uid;
-    }
-
-    /** The JUnit 5 tests: one per (attack × kind), grouped per guarantee, plus what must keep working. */
+    /**
+     * The JUnit 5 tests: one per (attack × kind), grouped per guarantee, plus what must keep working. The attacks run
+     * when this is called (once: see {@link #run()}), unless the enforcer is missing, unavailable, or another user is
+     * asked for without root: then one test says so.
+     */
     public Stream<DynamicNode> tests() {
-        Enforcers found = Enforcers.discover(loader);
-        Enforcer enforcer = found.byName(name).orElse(null);
-        if (enforcer == null) {
-            String known = found.all().stream().map(Enforcer::name).collect(Collectors.joining(", "));
-            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] enforcer is on the test class path", () -> {
-                throw new AssertionFailedError("no enforcer named '" + name + "' is found by ServiceLoader on the test"
-                        + " class path (found: " + known + (found.problems().isEmpty() ? "" : "; problems: "
-                        + String.join("; ", found.problems())) + ")");
-            }));
-        }
-        Probe probe = enforcer.probe();
-        if (!probe.available()) {
-            String msg = "backend " + name + " is unavailable here: " + probe.detail()
-                    + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")");
-            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] backend is available", () -> {
-                if (inCi()) {
-                    throw new AssertionFailedError("CI=true but " + msg);
-                }
-                Assumptions.abort(msg);
-            }));
-        }
-        if (uid != KitHost.currentUid() && KitHost.currentUid() != 0) {
-            String msg = "running the command as uid " + uid + " needs root (setpriv); this JVM runs as uid "
-                    + KitHost.currentUid();
-            return Stream.of(DynamicTest.dynamicTest("[" + who() + "] can switch user", () -> {
-                if (inCi()) {
-                    throw new AssertionFailedError("CI=true but " + msg);
-                }
-                Assumptions.abort(msg);
-            }));
-        }
-        Report r = run();
-        List<DynamicNode> nodes = new ArrayList<>();
-        String prefix = "[" + who() + "] ";
-        if (r.verdicts().isEmpty()) {
-            // a kit that attacked nothing must not report success
-            return Stream.of(DynamicTest.dynamicTest(prefix + "the kit made its attacks", () -> {
-                throw new AssertionFailedError("the conformance kit ran no attack against backend " + name);
-            }));
-        }
-        nodes.add(DynamicTest.dynamicTest(prefix + "ralon run --backend " + name + " ran the attack script to its end",
-                () -> {
-                    if (r.setupFailure() != null) {
-                        throw new AssertionFailedError(r.setupFailure());
-                    }
-                }));
-        List<DynamicNode> working = new ArrayList<>();
-        for (Map.Entry<String, String> e : r.sanity().entrySet()) {
-            working.add(DynamicTest.dynamicTest(prefix + e.getKey(), () -> {
-                if (e.getValue() != null) {
-                    throw new AssertionFailedError(e.getValue());
-                }
-            }));
-        }
-        nodes.add(DynamicContainer.dynamicContainer(prefix + "what must keep working", working));
-        for (Guarantee g : Guarantee.values()) {
-            List<DynamicNode> tests = new ArrayList<>();
-            boolean declared = r.declared().contains(g);
-            for (Verdict v : r.verdicts()) {
-                if (v.attack().guarantee() != g) {
-                    continue;
-                }
-                String outcome = v.brokeThrough() ? "got through" : "blocked";
-                if (v.notJudged() != null) {
-                    outcome = "not judged";
-                }
-                tests.add(DynamicTest.dynamicTest(prefix + v.attack().id() + " x " + v.kind().id() + " -> " + outcome
-                        + (declared ? "" : " (not declared)"), () -> {
-                    if (v.failure() != null && v.failure().startsWith(Judge.NOT_JUDGED) && !inCi()) {
-                        Assumptions.abort(v.failure());
-                    }
-                    if (v.failure() != null) {
-                        throw new AssertionFailedError(v.failure());
-                    }
-                    if (v.notJudged() != null) {
-                        Assumptions.abort(v.notJudged());
-                    }
-                }));
-            }
-            if (!declared) {
-                tests.add(DynamicTest.dynamicTest(prefix + g.id() + " is not declared: it must be breakable or "
-                        + "reported unsupported", () -> {
-                    if (r.setupFailure() == null && !r.undeclaredIsHonest(g)) {
-                        throw new AssertionFailedError("backend " + name + " does not declare " + g.id() + " ("
-                                + g.effect() + "), yet every attack on it was blocked: declare it (claims must match"
-                                + " reality in both directions)");
-                    }
-                }));
-            }
-            nodes.add(DynamicContainer.dynamicContainer(prefix + g.id() + ": " + r.status(g), tests));
-        }
-        return nodes.stream();
+        return KitTests.of(name, uid, loader, this::run);
     }
 
-    // ------------------------------------------------------------------------------------------ execution
-
-    private Report execute() throws IOException {
-        Enforcer enforcer = Enforcers.discover(loader).byName(name).orElseThrow();
-        Set<Guarantee> declared = enforcer.guarantees().isEmpty() ? EnumSet.noneOf(Guarantee.class)
-                : EnumSet.copyOf(enforcer.guarantees());
-        Map<Guarantee, String> unsupported = new LinkedHashMap<>();
-        boolean includeMissing = true;
-        if (!declared.contains(Guarantee.CREATE_MISSING)) {
-            String refusal = missingPathRefusal(enforcer);
-            if (refusal != null) {
-                unsupported.put(Guarantee.CREATE_MISSING, refusal);
-                includeMissing = false;
-            }
-        }
-        String cp = KitHost.readableClasspath();
-        KitRun.Result control = name.equals("noop") ? null : control(cp);
-        // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
-        // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
-        boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
-        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked);
-        KitRun.Result result;
-        Set<Path> createRestricted;
-        String planProblem;
-        try {
-            run.buildProject();
-            Plan plan = enforcer.plan(protectedSet(run.project().resolve("agent.lock")));
-            createRestricted = Set.copyOf(plan.createRestricted());
-            planProblem = plan.enforceable() ? null : "the plan for the kit's project has refusals: "
-                    + plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
-            result = run.execute(timeoutSeconds);
-        } catch (IOException | RuntimeException e) {
-            run.delete();
-            throw e;
-        }
-        Judge.Input in = new Judge.Input(name, run.project(), declared, run.cases(), result,
-                control == null ? result : control, createRestricted, planProblem, legacyTiocsti());
-        String setupFailure = Judge.setupFailure(in);
-        Map<String, String> sanity = Judge.sanity(in);
-        List<Verdict> verdicts = Judge.verdicts(in, setupFailure);
-        Report rep = new Report(name, uid, declared, setupFailure, sanity, verdicts, unsupported);
-        boolean failed = setupFailure != null || verdicts.stream().anyMatch(v -> !v.passed())
-                || sanity.values().stream().anyMatch(Objects::nonNull);
-        if (failed && Boolean.getBoolean(KEEP_PROPERTY)) {
-            System.out.println("ralon conformance kit: kept the attacked project of backend " + name + ", uid " + uid
-                    + " in " + run.project() + " (each case in c/ATTACK-KIND/; the attack script and its log in "
-                    + run.project().resolveSibling("home") + "); delete it when done");
-        } else {
-            run.delete();
-        }
-        StringBuilder summary = new StringBuilder("ralon conformance kit: backend " + name + ", uid " + uid + "\n");
-        for (Guarantee g : Guarantee.values()) {
-            summary.append("  ").append(g.id()).append(": ").append(rep.status(g)).append('\n');
-        }
-        System.out.print(summary);
-        String resultsDir = System.getProperty(RESULTS_PROPERTY);
-        if (resultsDir != null) {
-            // one line per (attack x kind): for tables such as docs/conformance.md's results matrix
-            StringBuilder tsv = new StringBuilder();
-            for (Verdict v : verdicts) {
-                tsv.append(v.attack().id()).append('\t').append(v.kind().id()).append('\t')
-                        .append(v.attack().guarantee().id()).append('\t').append(v.declared() ? "declared" : "undeclared")
-                        .append('\t').append(v.notJudged() != null ? "not-judged" : v.brokeThrough() ? "through" : "blocked")
-                        .append('\t').append(v.notJudged() != null ? "not-judged" : v.passed() ? "pass" : "FAIL").append('\n');
-            }
-            Path dir = Files.createDirectories(Path.of(resultsDir));
-            Files.writeString(dir.resolve(name + "-uid" + uid + ".tsv"), tsv.toString());
-        }
-        return rep;
-    }
-
-    private synchronized KitRun.Result control(String cp) throws IOException {
-        KitRun.Result c = CONTROLS.get(uid);
-        if (c != null) {
-            return c;
-        }
-        KitRun run = new KitRun("noop", uid, cp, true);
-        try {
-            run.buildProject();
-            c = run.execute(timeoutSeconds);
-        } finally {
-            run.delete();
-        }
-        CONTROLS.put(uid, c);
-        return c;
-    }
-
-    /** The plan's refusal of a protected path that does not exist, or null when the plan accepts it. */
-    private static String missingPathRefusal(Enforcer enforcer) throws IOException {
-        Path dir = Files.createTempDirectory("ralon-kit-missing-");
-        try {
-            Path lock = dir.resolve("agent.lock");
-            Files.writeString(lock, "version: 1\nprotect:\n  - secret.env\n");
-            Plan plan = enforcer.plan(protectedSet(lock));
-            if (!plan.enforceable() || plan.missing().contains(Guarantee.CREATE_MISSING)) {
-                return plan.refusals().isEmpty() ? "the plan reports create-missing as missing"
-                        : plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
-            }
-            return null;
-        } finally {
-            KitHost.run(List.of("rm", "-rf", dir.toString()), 30);
-        }
-    }
-
-    /** The protected set {@code ralon run} hands the enforcer for this policy file: built by the host, as a run builds it. */
-    static ProtectedSet protectedSet(Path policyFile) throws IOException {
-        try {
-            return ProtectedSets.from(PolicySet.explicit(PolicyLoader.load(policyFile)).expand(false));
-        } catch (dev.ralon.policy.PolicyException e) {
-            throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
-        }
-    }
 }

@@ -33,8 +33,8 @@ final class Judge {
      * @param planProblem      the plan's refusals in one line, or null
      * @param legacyTiocsti    the machine's {@code dev.tty.legacy_tiocsti}, for the terminal attack's "not judged"
      */
-    record Input(String backend, Path project, Set<Guarantee> declared, List<KitRun.Case> cases, KitRun.Result run,
-                 KitRun.Result control, Set<Path> createRestricted, String planProblem, String legacyTiocsti) {
+    record Input(String backend, Path project, Set<Guarantee> declared, List<KitRun.Case> cases, KitRun.Recording run,
+                 KitRun.Recording control, Set<Path> createRestricted, String planProblem, String legacyTiocsti) {
         String context() {
             return "\n--- ralon run stderr ---\n" + run.stderr() + "--- attack log (tail) ---\n" + tail(run.log(), 60);
         }
@@ -45,7 +45,7 @@ final class Judge {
 
     /** Why the run as a whole cannot be judged (the script did not run to its end), or null. */
     static String setupFailure(Input in) {
-        KitRun.Result r = in.run();
+        KitRun.Recording r = in.run();
         if (r.exit() == KitRun.EXIT_MARK && r.output().contains("END\n")) {
             return null;
         }
@@ -57,7 +57,7 @@ final class Judge {
     /** One verdict per case, in case order. */
     static List<Verdict> verdicts(Input in, String setupFailure) {
         List<Verdict> verdicts = new ArrayList<>();
-        KitRun.Result result = in.run();
+        KitRun.Recording result = in.run();
         for (KitRun.Case c : in.cases()) {
             KitRun.Outcome o = result.outcomes().get(c.id());
             // a terminal attack's control is the same program started plainly by the same shell: under noop the

@@ -1,9 +1,12 @@
 package dev.ralon.conformance;
 
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+import org.opentest4j.AssertionFailedError;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -11,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** The kit's dealings with the host outside the sandbox: who this JVM is, helper commands, the shared class path. */
@@ -21,12 +23,7 @@ final class KitHost {
 
     /** {@code cmd} run as {@code uid} (through setpriv) when that is not this JVM's user. */
     static List<String> asUser(int uid, List<String> cmd) {
-        if (uid == currentUid()) {
-            return cmd;
-        }
-        List<String> out = new ArrayList<>(List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups"));
-        out.addAll(cmd);
-        return out;
+        return TestProcess.asUser(uid, cmd);
     }
 
     /** This JVM's real gid (the group of {@code /proc/self}). */
@@ -36,7 +33,7 @@ final class KitHost {
 
     /** This JVM's real uid (the owner of {@code /proc/self}). */
     static int currentUid() {
-        return procSelf("unix:uid");
+        return TestProcess.currentUid();
     }
 
     private static int procSelf(String attribute) {
@@ -60,23 +57,18 @@ final class KitHost {
         }
     }
 
-    /** Runs a helper command on the host; returns its output, or null when it failed. */
+    /**
+     * Runs a helper command on the host (output and error together, no input, git's system configuration off); returns
+     * its output, or null when it failed; an {@link IOException} past {@code timeoutSeconds}.
+     */
     static String run(List<String> cmd, int timeoutSeconds) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
+        ProcessResult r;
         try {
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + cmd);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted: " + cmd);
+            r = TestProcess.of(cmd).env("GIT_CONFIG_NOSYSTEM", "1").mergeStderr().stdin("").timeout(timeoutSeconds).run();
+        } catch (AssertionFailedError timedOut) {
+            throw new IOException(timedOut.getMessage(), timedOut);
         }
-        return p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : null;
+        return r.code() == 0 ? r.out() : null;
     }
 
     private static volatile String sharedClasspath;

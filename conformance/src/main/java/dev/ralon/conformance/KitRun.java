@@ -4,15 +4,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +17,6 @@ import java.util.SortedMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * One real run: builds a fresh project, starts {@code dev.ralon.cli.Main run --backend NAME -- /bin/sh attacks.sh}
@@ -58,7 +53,7 @@ final class KitRun {
 
     /**
      * What one case did: result line from inside (informative), the changes seen from outside, and why it could not
-     * be judged (null when it could: see {@link #restorePolicy}).
+     * be judged (null when it could: see {@link PolicyRestorer}).
      */
     record Outcome(String rc, List<String> changes, String notJudged) {
         Outcome(String rc, List<String> changes) {
@@ -70,10 +65,10 @@ final class KitRun {
         }
     }
 
-    /** The whole run. */
-    record Result(String backend, int uid, int exit, String output, String stderr, String log,
-                  Map<String, Outcome> outcomes, Map<String, String> sanity, boolean createNextToProtectedExpected,
-                  Map<String, Outcome> plainOutcomes, long pid, String sandbox) {
+    /** What the whole run recorded (the {@link Judge} turns it into verdicts). */
+    record Recording(String backend, int uid, int exit, String output, String stderr, String log,
+                     Map<String, Outcome> outcomes, Map<String, String> sanity, boolean createNextToProtectedExpected,
+                     Map<String, Outcome> plainOutcomes, long pid, String sandbox) {
         /** The part of the attack log written by case {@code id} (its stdout and stderr), or "" when none. */
         String logOf(String id) {
             StringBuilder b = new StringBuilder();
@@ -138,7 +133,7 @@ final class KitRun {
     // ------------------------------------------------------------------------------------------ the run
 
     /** Runs the attacks under the backend; the project must have been built. */
-    Result execute(int timeoutSeconds) throws IOException {
+    Recording execute(int timeoutSeconds) throws IOException {
         Path cpFile = home.resolve("kit.classpath");
         Files.writeString(cpFile, classpath);
         Path scriptFile = home.resolve("attacks.sh");
@@ -147,9 +142,10 @@ final class KitRun {
         if (uid != KitHost.currentUid()) {
             KitHost.run(List.of("chown", "-R", uid + ":" + uid, home.toString()), 30);
         }
+        CaseWatch watcher = new CaseWatch(proj);
         Map<String, SortedMap<String, String>> before = new LinkedHashMap<>();
         for (Case c : cases) {
-            before.put(c.id(), watch(c));
+            before.put(c.id(), watcher.watch(c));
         }
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Map<String, String> rc = new LinkedHashMap<>();
@@ -212,19 +208,19 @@ final class KitRun {
                 } else if (line.startsWith("SNAP ")) {
                     String id = line.substring(5).trim();
                     Case c = cases.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
-                    SortedMap<String, String> after = watch(c);
+                    SortedMap<String, String> after = watcher.watch(c);
                     outcomes.put(id, policyLost != null
                             ? new Outcome(rc.getOrDefault(id, "(no result)"), List.of(), policyLost)
-                            : new Outcome(rc.getOrDefault(id, "(no result)"), changes(c, before.get(id), after)));
+                            : new Outcome(rc.getOrDefault(id, "(no result)"), watcher.changes(c, before.get(id), after)));
                     // under noop (the control) nothing is bound to the inode: a recreated agent.lock is attacked as
                     // well as the first one, and every attack must still show its effect there
-                    if (!restorePolicy(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
+                    if (!new PolicyRestorer(proj, uid).restore(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
                         policyLost = "not judged: attack '" + c.attack().id() + "' replaced agent.lock (a new inode);"
                                 + " the sandbox's protection of the old one cannot speak for the new one";
                     }
                     for (Case other : cases) {
                         if (other.kind() == PathKind.POLICY) {
-                            before.put(other.id(), watch(other));
+                            before.put(other.id(), watcher.watch(other));
                         }
                     }
                     w.write("go\n");
@@ -246,181 +242,21 @@ final class KitRun {
         for (Case c : cases) {
             if (!outcomes.containsKey(c.id())) {
                 outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"),
-                        c.kind() == PathKind.POLICY ? List.of() : changes(c, before.get(c.id()), watch(c))));
+                        c.kind() == PathKind.POLICY ? List.of() : watcher.changes(c, before.get(c.id()), watcher.watch(c))));
             }
         }
         Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
-        terminalCases(before, outcomes, plainOutcomes);
-        Map<String, String> sanity = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : rc.entrySet()) {
-            if (e.getKey().startsWith("ok-")) {
-                sanity.put(e.getKey(), e.getValue());
-            }
-        }
-        sanity.put("existing.txt", KitHost.readOrNull(free.resolve("existing.txt")));
-        sanity.put("new.txt", KitHost.readOrNull(free.resolve("new.txt")));
-        sanity.put("next.txt", KitHost.readOrNull(proj.resolve("c/ok-next/w/new.txt")));
-        sanity.put("read-copy", KitHost.readOrNull(free.resolve("read-copy")));
-        sanity.put("read-expected", "original ok-next\n" + policyText);
-        sanity.put("git-status", KitHost.readOrNull(free.resolve("git-status.out")));
-        for (String id : List.of("uid", "gid", "pwd", "nofile", "marker", "jto")) {
-            String v = KitHost.readOrNull(free.resolve("id-" + id));
-            sanity.put("id-" + id, v == null ? null : v.strip());
-        }
-        sanity.put("expected-nofile", expectedNofile);
-        sanity.put("expected-gid", Integer.toString(uid == KitHost.currentUid() ? KitHost.currentGid() : uid));
-        sanity.put("expected-pwd", proj.toString());
-        // what the work left, seen from outside
-        sanity.put("seen-ok-mkdir-deep", KitHost.readOrNull(free.resolve("new/dir/file")));
-        sanity.put("seen-ok-mv-between", String.valueOf(KitHost.exists(free.resolve("b/movable")) && !KitHost.exists(free.resolve("a/movable"))));
-        sanity.put("seen-ok-ln-between", String.valueOf(KitHost.exists(free.resolve("b/linkable"))));
-        sanity.put("seen-ok-mv-out-of-project", String.valueOf(KitHost.exists(home.resolve("crossing"))));
-        sanity.put("seen-ok-rm-unprotected", String.valueOf(!KitHost.exists(free.resolve("a/removable"))));
-        sanity.put("seen-ok-write-in-ancestor", String.valueOf("sibling\nmore\n".equals(KitHost.readOrNull(proj.resolve("c/ok-next/sibling.txt")))));
-        sanity.put("seen-ok-way-mkdir", String.valueOf(KitHost.exists(proj.resolve("c/ok-next/newdir/f"))));
-        sanity.put("seen-ok-next-mkdir", String.valueOf(KitHost.exists(proj.resolve("c/ok-next/w/newdir"))));
-        sanity.put("seen-ok-next-rename", String.valueOf(KitHost.exists(proj.resolve("c/ok-next/w/notes.bak"))
-                || !KitHost.exists(proj.resolve("c/ok-next/w/notes.txt"))));
-        sanity.put("seen-ok-next-move-out", String.valueOf(!KitHost.exists(proj.resolve("c/ok-next/w/notes2.txt"))));
-        sanity.put("seen-ok-next-via-link", String.valueOf(KitHost.exists(proj.resolve("c/ok-next/w/via-link.txt"))));
+        new TerminalCases(project, backend, uid, watcher).run(cases, before, outcomes, plainOutcomes);
+        Map<String, String> sanity = SanityReadings.read(project, uid, rc, policyText, expectedNofile);
         String stderr = KitHost.readOrNull(base.resolve("stderr.txt"));
         String log = KitHost.readOrNull(home.resolve("attacks.log"));
         String identity = KitHost.readOrNull(free.resolve("sandbox-identity"));
         sanity.put("pid-expected", Long.toString(p.pid()));
         sanity.put("pid-seen", Long.toString(pid));
-        return new Result(backend, uid, exit, output.toString(), stderr == null ? "" : stderr, log == null ? "" : log,
+        return new Recording(backend, uid, exit, output.toString(), stderr == null ? "" : stderr, log == null ? "" : log,
                 outcomes, sanity, true, plainOutcomes, pid,
                 identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
     }
 
-    /**
-     * The attacks made through the user's terminal ({@link Attack#viaTerminal()}), each twice from an interactive shell
-     * on a fresh pseudo-terminal: through {@code ralon run --backend NAME} (the verdict), then the same program started
-     * plainly by that shell (the control: the machine lets a process inject into its terminal). Outcomes are what
-     * changed on disk, read from outside, after the shell had the chance to run an injected line.
-     */
-    private void terminalCases(Map<String, SortedMap<String, String>> before, Map<String, Outcome> outcomes,
-                               Map<String, Outcome> plainOutcomes) throws IOException {
-        Path cpFile = home.resolve("kit.classpath");
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("HOME", home.toString());
-        env.put("TMPDIR", home.resolve("tmp").toString());
-        env.put("GIT_CONFIG_NOSYSTEM", "1");
-        List<String> user = KitHost.asUser(uid, List.of());
-        for (Case c : cases) {
-            if (!c.attack().viaTerminal()) {
-                continue;
-            }
-            StringBuilder program = new StringBuilder();
-            for (String part : AttackScript.javaCommand(home, "dev.ralon.conformance.attack.AttackProgram")) {
-                program.append(part.equals("@CP@") ? "\"$(cat " + AttackScript.q(cpFile) + ")\"" : AttackScript.q(part)).append(' ');
-            }
-            program.append(AttackScript.q(c.attack().program())).append(' ').append(AttackScript.q(c.id())).append(' ').append(AttackScript.q(c.target()))
-                    .append(" -");
-            StringBuilder ralon = new StringBuilder();
-            Map<String, String> shellEnv = new LinkedHashMap<>(System.getenv());
-            shellEnv.putAll(env);
-            for (String part : KitLocale.envPrefix(shellEnv)) {
-                ralon.append(AttackScript.q(part)).append(' ');
-            }
-            List<String> host = new ArrayList<>(AttackScript.javaCommand(home, MAIN));
-            host.add(1, "-XX:-MaxFDLimit");
-            for (String part : host) {
-                ralon.append(part.equals("@CP@") ? "\"$(cat " + AttackScript.q(cpFile) + ")\"" : AttackScript.q(part)).append(' ');
-            }
-            ralon.append("run --backend ").append(AttackScript.q(backend)).append(" -- ").append(program);
-            String sandboxed = TerminalAttack.session(user, proj, env, ralon.toString());
-            SortedMap<String, String> afterSandboxed = watch(c);
-            outcomes.put(c.id(), new Outcome(resultOf(c, sandboxed), changes(c, before.get(c.id()), afterSandboxed)));
-            String plain = TerminalAttack.session(user, proj, env, program.toString());
-            plainOutcomes.put(c.id(), new Outcome(resultOf(c, plain), changes(c, afterSandboxed, watch(c))));
-        }
-    }
-
-    private static String resultOf(Case c, String transcript) {
-        Matcher m = Pattern.compile("RESULT " + Pattern.quote(c.id()) + " (\\S+.*)").matcher(transcript);
-        return m.find() ? m.group(1).trim() : "(no result; terminal: " + tailOf(transcript) + ")";
-    }
-
-    private static String tailOf(String s) {
-        String t = s.replace('\r', ' ').replace('\n', ' ');
-        return t.length() > 300 ? t.substring(t.length() - 300) : t;
-    }
-
-    private SortedMap<String, String> watch(Case c) {
-        SortedMap<String, String> m = new java.util.TreeMap<>();
-        for (Map.Entry<String, String> e : Snapshot.of(c.target()).entrySet()) {
-            m.put("T:" + e.getKey(), e.getValue());
-        }
-        if (c.attack().watchesWay()) {
-            m.put("W:.", Snapshot.identity(c.way()).get("."));
-        }
-        return m;
-    }
-
-    private List<String> changes(Case c, SortedMap<String, String> before, SortedMap<String, String> after) {
-        SortedMap<String, String> tb = new java.util.TreeMap<>();
-        SortedMap<String, String> ta = new java.util.TreeMap<>();
-        SortedMap<String, String> wb = new java.util.TreeMap<>();
-        SortedMap<String, String> wa = new java.util.TreeMap<>();
-        split(before, tb, wb);
-        split(after, ta, wa);
-        List<String> out = new ArrayList<>(Snapshot.diff(proj.relativize(c.target()).toString(), tb, ta));
-        out.addAll(Snapshot.diff("directory on the way " + (c.way().equals(proj) ? "(the project)" : proj.relativize(c.way())),
-                wb, wa));
-        return out;
-    }
-
-    private static void split(SortedMap<String, String> m, SortedMap<String, String> t, SortedMap<String, String> w) {
-        for (Map.Entry<String, String> e : m.entrySet()) {
-            (e.getKey().startsWith("T:") ? t : w).put(e.getKey().substring(2), e.getValue());
-        }
-    }
-
-    /**
-     * Puts the project and agent.lock back as they were (only ever needed after an attack got through), in place:
-     * the same inode, content written through the existing file, mode and owner set back. Deleting and rewriting it
-     * would drop its bind mount in the sandbox (a mount goes with the dentry it is on, mount_namespaces(7)), and every
-     * later attack on it would then break through because of the kit, not the enforcer.
-     *
-     * @return whether agent.lock is still the inode the run started with; when not (an attack deleted, renamed or
-     *         replaced it), it has been recreated, and later attacks on it cannot be judged
-     */
-    private boolean restorePolicy(String policyText, Object inode) throws IOException {
-        Path moved = Path.of(proj + ".moved");
-        if (!Files.exists(proj, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(moved, LinkOption.NOFOLLOW_LINKS)) {
-            Files.move(moved, proj);
-        }
-        Path lock = proj.resolve("agent.lock");
-        boolean sameInode;
-        try {
-            sameInode = Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)
-                    && inode.equals(Files.getAttribute(lock, "unix:ino", LinkOption.NOFOLLOW_LINKS));
-        } catch (IOException e) {
-            sameInode = false;
-        }
-        if (sameInode) {
-            if (!Files.readString(lock).equals(policyText)) {
-                // O_WRONLY|O_TRUNC on the existing file: same inode
-                Files.writeString(lock, policyText, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
-                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
-            }
-            Files.setPosixFilePermissions(lock, PosixFilePermissions.fromString("rw-r--r--"));
-            if (KitHost.currentUid() == 0) { // only root can have been breached by chown (a root-only attack)
-                KitHost.run(List.of("chown", uid + ":" + uid, lock.toString()), 30);
-            }
-            return true;
-        }
-        if (Files.isDirectory(lock, LinkOption.NOFOLLOW_LINKS)) {
-            KitHost.run(List.of("rm", "-rf", lock.toString()), 30);
-        } else {
-            Files.deleteIfExists(lock);
-        }
-        KitProject.write(lock, policyText);
-        if (uid != KitHost.currentUid()) {
-            KitHost.run(List.of("chown", uid + ":" + uid, lock.toString()), 30);
-        }
-        return false;
-    }
 
 }

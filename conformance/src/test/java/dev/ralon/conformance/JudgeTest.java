@@ -66,14 +66,14 @@ class JudgeTest {
         return s;
     }
 
-    private static KitRun.Result result(int exit, Map<String, KitRun.Outcome> outcomes, Map<String, String> sanity,
+    private static KitRun.Recording result(int exit, Map<String, KitRun.Outcome> outcomes, Map<String, String> sanity,
                                         Map<String, KitRun.Outcome> plain) {
-        return new KitRun.Result("b", 1000, exit, exit == KitRun.EXIT_MARK ? "PID 7\nEND\n" : "", "stderr text\n",
+        return new KitRun.Recording("b", 1000, exit, exit == KitRun.EXIT_MARK ? "PID 7\nEND\n" : "", "stderr text\n",
                 "== write-file\nsh: pwned\n", outcomes, sanity, true, plain, 7, "uid_map: 0 1000 1;CapEff: 0");
     }
 
-    private static Judge.Input input(Set<Guarantee> declared, List<KitRun.Case> cases, KitRun.Result run,
-                                     KitRun.Result control, Set<Path> restricted) {
+    private static Judge.Input input(Set<Guarantee> declared, List<KitRun.Case> cases, KitRun.Recording run,
+                                     KitRun.Recording control, Set<Path> restricted) {
         return new Judge.Input("b", PROJECT, declared, cases, run, control, restricted, null, "0");
     }
 
@@ -88,8 +88,8 @@ class JudgeTest {
     @Test
     void aDeclaredGuaranteeThatBrokeFailsNamingTheAttackTheChangeItsOutputAndTheSandbox() {
         KitRun.Case c = fileCase(WRITE);
-        KitRun.Result run = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
-        KitRun.Result control = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
+        KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
         Judge.Input in = input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), run, control, Set.of());
         assertNull(Judge.setupFailure(in));
         ConformanceKit.Verdict v = Judge.verdicts(in, null).get(0);
@@ -106,9 +106,9 @@ class JudgeTest {
     void anUndeclaredGuaranteeThatBrokePassesAndABlockedDeclaredOnePasses() {
         KitRun.Case rm = fileCase(RM);
         KitRun.Case write = fileCase(WRITE);
-        KitRun.Result run = result(KitRun.EXIT_MARK, outcomes(rm.id(), CHANGED, write.id(), UNCHANGED), soundSanity(),
+        KitRun.Recording run = result(KitRun.EXIT_MARK, outcomes(rm.id(), CHANGED, write.id(), UNCHANGED), soundSanity(),
                 Map.of());
-        KitRun.Result control = result(KitRun.EXIT_MARK, outcomes(rm.id(), CHANGED, write.id(), CHANGED),
+        KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(rm.id(), CHANGED, write.id(), CHANGED),
                 soundSanity(), Map.of());
         List<ConformanceKit.Verdict> vs = Judge.verdicts(input(EnumSet.of(Guarantee.MODIFY_CONTENT),
                 List.of(rm, write), run, control, Set.of()), null);
@@ -120,7 +120,7 @@ class JudgeTest {
     @Test
     void anAttackThatChangedNothingEvenUnderNoopProvesNothing() {
         KitRun.Case c = fileCase(WRITE);
-        KitRun.Result run = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(), Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(), Map.of());
         ConformanceKit.Verdict v = Judge.verdicts(input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), run, run,
                 Set.of()), null).get(0);
         assertEquals("attack 'write' on a file named literally in agent.lock (c/write-file/w/target.txt) proves"
@@ -131,8 +131,8 @@ class JudgeTest {
     void aCaseNotJudgedNeitherPassesOnAChangeNorFails() {
         KitRun.Case c = fileCase(WRITE);
         KitRun.Outcome lost = new KitRun.Outcome("0", List.of("whatever"), "not judged: agent.lock was replaced");
-        KitRun.Result run = result(KitRun.EXIT_MARK, outcomes(c.id(), lost), soundSanity(), Map.of());
-        KitRun.Result control = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, outcomes(c.id(), lost), soundSanity(), Map.of());
+        KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(c.id(), CHANGED), soundSanity(), Map.of());
         ConformanceKit.Verdict v = Judge.verdicts(input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), run,
                 control, Set.of()), null).get(0);
         assertNull(v.failure());
@@ -143,7 +143,7 @@ class JudgeTest {
     @Test
     void aScriptThatDidNotRunToItsEndLeavesNoVerdictStanding() {
         KitRun.Case c = fileCase(WRITE);
-        KitRun.Result run = result(0, outcomes(c.id(), UNCHANGED), soundSanity(), Map.of());
+        KitRun.Recording run = result(0, outcomes(c.id(), UNCHANGED), soundSanity(), Map.of());
         Judge.Input in = input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), run, run, Set.of());
         String setup = Judge.setupFailure(in);
         assertTrue(setup.startsWith("`ralon run --backend b` did not run the attack script to its end and pass its"
@@ -156,13 +156,13 @@ class JudgeTest {
     void aTerminalAttackIsJudgedAgainstThePlainProgramAndNotJudgedWhereTheMachineForbidsInjection() {
         KitRun.Case c = new KitRun.Case(TIOCSTI, PathKind.FILE, "tiocsti-file", PROJECT.resolve("c/t/w/target.txt"),
                 PROJECT.resolve("c/t/w"));
-        KitRun.Result noInjection = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(),
+        KitRun.Recording noInjection = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(),
                 outcomes(c.id(), UNCHANGED));
         ConformanceKit.Verdict v = Judge.verdicts(input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), noInjection,
                 noInjection, Set.of()), null).get(0);
         assertTrue(v.failure().startsWith(Judge.NOT_JUDGED + "attack 'tiocsti' changed nothing even when its program"
                 + " was started plainly"), v.failure());
-        KitRun.Result injects = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(),
+        KitRun.Recording injects = result(KitRun.EXIT_MARK, outcomes(c.id(), UNCHANGED), soundSanity(),
                 outcomes(c.id(), CHANGED));
         // the noop control (where the host's terminal guard also blocks it) is not what counts: the plain run is
         ConformanceKit.Verdict held = Judge.verdicts(input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), injects,
@@ -172,7 +172,7 @@ class JudgeTest {
 
     @Test
     void aSoundRunKeepsEverythingWorking() {
-        KitRun.Result run = result(KitRun.EXIT_MARK, Map.of(), soundSanity(), Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, Map.of(), soundSanity(), Map.of());
         Map<String, String> checks = Judge.sanity(input(Set.of(), List.of(), run, run, Set.of()));
         checks.forEach((name, failure) -> assertNull(failure, name));
         assertTrue(checks.containsKey("a directory can be made next to a protected file"), checks.keySet().toString());
@@ -186,7 +186,7 @@ class JudgeTest {
         for (String id : List.of("ok-next-mkdir", "ok-next-rename", "ok-next-move-out", "ok-next-via-link")) {
             refused.put("seen-" + id, "false");
         }
-        KitRun.Result run = result(KitRun.EXIT_MARK, Map.of(), refused, Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, Map.of(), refused, Map.of());
         Map<String, String> restricted = Judge.sanity(input(Set.of(), List.of(), run, run, Set.of(next)));
         restricted.forEach((name, failure) -> assertNull(failure, name));
         assertTrue(restricted.containsKey("refused, as the plan's create-restricted list says: a directory made next"
@@ -197,7 +197,7 @@ class JudgeTest {
         assertTrue(mkdir.startsWith("a directory can be made next to a protected file did not work (rc null)")
                 && mkdir.endsWith("; the plan does not list the directory as create-restricted"), mkdir);
 
-        KitRun.Result wentThrough = result(KitRun.EXIT_MARK, Map.of(), soundSanity(), Map.of());
+        KitRun.Recording wentThrough = result(KitRun.EXIT_MARK, Map.of(), soundSanity(), Map.of());
         Map<String, String> breached = Judge.sanity(input(Set.of(), List.of(), wentThrough, wentThrough, Set.of(next)));
         assertTrue(breached.get("refused, as the plan's create-restricted list says: an unprotected file next to a"
                 + " protected file renamed in place").startsWith("the plan lists the directory as create-restricted,"
@@ -211,7 +211,7 @@ class JudgeTest {
         s.put("id-uid", "0");
         s.put("id-marker", "");
         s.put("id-nofile", "20000");
-        KitRun.Result run = result(KitRun.EXIT_MARK, Map.of(), s, Map.of());
+        KitRun.Recording run = result(KitRun.EXIT_MARK, Map.of(), s, Map.of());
         Map<String, String> checks = Judge.sanity(input(Set.of(), List.of(), run, run, Set.of()));
         assertTrue(checks.get("the command runs as the process ralon was started as (no supervisor)")
                 .startsWith("the sandboxed command's pid is 8, but `ralon run` was started as pid 7"));

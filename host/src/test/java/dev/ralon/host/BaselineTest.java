@@ -1,5 +1,9 @@
 package dev.ralon.host;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -37,12 +41,9 @@ class BaselineTest {
         List<String> cmd = new ArrayList<>(List.of("git", "-c", "user.name=t", "-c", "user.email=t@example.invalid",
                 "-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-        pb.environment().put("HOME", dir.toString());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), "git " + String.join(" ", args) + ": " + out);
+        ProcessResult r = TestProcess.of(cmd).in(dir).env("GIT_CONFIG_NOSYSTEM", "1").env("HOME", dir.toString())
+                .mergeStderr().run();
+        assertEquals(0, r.code(), "git " + String.join(" ", args) + ": " + r.out());
     }
 
     static Set<String> displays(List<Baseline.Item> items) {

@@ -4,8 +4,6 @@ import org.yaml.snakeyaml.nodes.Node;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -60,9 +58,7 @@ public final class PolicyLoader {
                     "the policy is empty; it needs at least the line \"version: 1\"", null));
         }
         Problems problems = new Problems(displayFile);
-        Map<String, Node> pointers = new HashMap<>();
-        Object json = PolicyShapeCheck.toJson(doc, "#", pointers, problems);
-        Set<Node> flagged = PolicyShapeCheck.validate(json, pointers, problems);
+        Set<Node> flagged = PolicyShapeCheck.check(doc, problems);
         Policy policy = PolicyBuilder.build(doc, text, displayFile, absoluteFile, root, problems, flagged);
         problems.throwIfAny();
         return policy;

@@ -183,8 +183,25 @@ public final class PolicySet {
      * warning are the same whatever it says.
      */
     public Expansion expand(java.util.function.Function<Path, IgnoredDirectories> ignoredByAdvice) throws IOException {
+        return expand(ignoredByAdvice, false);
+    }
+
+    /**
+     * The protected set as a tool that lists or counts it sees it, never one that enforces it (the Maven plugin's
+     * summary and "matches nothing" judgement): {@link #expand(java.util.function.Function)}, except that the walk
+     * does not go beneath a directory {@code ignored} gives for a policy's root ({@code GitIgnoredDirectories::of}:
+     * {@code target/}) unless a pattern spells that directory out ({@code target/**}); {@code **}{@code /*.pem} does
+     * not count the copies in {@code target/}. {@code ralon run} never uses this: what is protected never depends on
+     * git.
+     */
+    public Expansion listing(java.util.function.Function<Path, IgnoredDirectories> ignored) throws IOException {
+        return expand(java.util.Objects.requireNonNull(ignored), true);
+    }
+
+    private Expansion expand(java.util.function.Function<Path, IgnoredDirectories> ignoredByAdvice, boolean listing)
+            throws IOException {
         if (policies.size() == 1) {
-            return ProtectedPaths.expand(policies.get(0), ignoredFor(ignoredByAdvice, policies.get(0)));
+            return ProtectedPaths.expand(policies.get(0), ignoredFor(ignoredByAdvice, policies.get(0)), listing);
         }
         Path root = root();
         TreeMap<String, Expansion.Entry> entries = new TreeMap<>();
@@ -194,7 +211,7 @@ public final class PolicySet {
         Set<Warning> incomplete = new LinkedHashSet<>();
         List<Expansion.Entry> linksOnTheWay = new ArrayList<>();
         for (Policy p : policies) {
-            Expansion e = ProtectedPaths.expand(p, ignoredFor(ignoredByAdvice, p));
+            Expansion e = ProtectedPaths.expand(p, ignoredFor(ignoredByAdvice, p), listing);
             counts.putAll(e.counts());
             unmatched.addAll(e.unmatched());
             warnings.addAll(e.warnings());

@@ -1,12 +1,6 @@
 package dev.ralon.policy;
 
 import dev.ralon.policy.glob.PatternError;
-import org.everit.json.schema.Schema;
-import org.everit.json.schema.ValidationException;
-import org.everit.json.schema.loader.SchemaLoader;
-import org.json.JSONArray;
-import org.json.JSONObject;
-import org.json.JSONTokener;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -15,95 +9,66 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The checking stage of {@link PolicyLoader}: the key errors (spec §4.4: a key that is not a scalar, a repeated key)
- * found while the node tree is turned into JSON values, then the shape the JSON Schema of the spec requires, each
- * violation worded in Ralon's own terms at its line and column. {@link SchemaShape} vouches for the usual valid
- * document; everit judges the rest (its class is loaded only then).
+ * The checking stage of {@link PolicyLoader}, over the SnakeYAML nodes {@link PolicyComposer} builds: the key errors
+ * of spec §4.4 (a key that is not a scalar, a repeated key), then every violation of the v1 JSON Schema
+ * ({@code agent-lock.schema.json} in policy-spec), each worded in Ralon's own terms at its line and column.
+ *
+ * <p>Contract: with plain scalars typed by spec §4.3 ({@link PlainScalar}), the document is a JSON value; this check
+ * reports no shape error exactly when the JSON Schema, without its {@code pattern} keyword, accepts that value. The
+ * schema's item {@code pattern} is a regular-expression approximation of the pattern language; the pattern stage
+ * ({@link PolicyBuilder}) rejects everything it rejects, with the exact reason. {@code ShapeCheckDifferentialTest}
+ * holds both claims against everit-json-schema (a test dependency only) on generated documents, and fails when the
+ * schema's numbers or keys change without this class.
+ *
+ * <p>At most one shape error per place: at a value, a wrong type is reported and its value is not judged further
+ * ({@code version: "1"} is a string, not an unsupported version). A missing {@code version} has no place in the file:
+ * it sorts after every error that has one (a typo such as {@code Version:} is reported first, as the unknown key it is).
  */
 final class PolicyShapeCheck {
-    private static final String SCHEMA_RESOURCE = "/dev/ralon/spec/v1/agent-lock.schema.json";
+    /** The schema's {@code protect.maxItems}. */
+    static final int MAX_ITEMS = 10000;
+    /** The schema's {@code protect.items.minLength} and {@code maxLength}, counted in code points. */
+    static final int MIN_LENGTH = 1;
+    static final int MAX_LENGTH = 4096;
+    /** The schema's {@code required} and {@code properties}: its only keys ({@code additionalProperties: false}). */
+    static final String VERSION = "version";
+    static final String PROTECT = "protect";
 
-    private PolicyShapeCheck() {
+    /** A missing key sorts after every error that has a place in the file. */
+    private static final long NO_PLACE = Integer.MAX_VALUE;
+
+    private final Problems problems;
+    private final Set<Node> flagged = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    private PolicyShapeCheck(Problems problems) {
+        this.problems = problems;
     }
 
     /**
-     * Converts the node tree to org.json values, recording each JSON pointer's node (a key's node under
-     * {@code pointer + "#key"}). Collects the key errors (spec §4.4): a key that is not a scalar and a repeated key;
-     * the offending entry is left out of the JSON, so the rest is judged as if it were not there.
+     * Reports the key errors and the shape errors of the document {@code doc} into {@code problems}. Returns the nodes
+     * found wrong, whose patterns the building stage does not judge again.
      */
-    static Object toJson(Node node, String pointer, Map<String, Node> pointers, Problems problems) {
-        pointers.put(pointer, node);
-        if (node instanceof MappingNode m) {
-            JSONObject obj = new JSONObject();
-            Map<String, Node> seen = new HashMap<>();
-            for (NodeTuple t : m.getValue()) {
-                Node k = t.getKeyNode();
-                if (!(k instanceof ScalarNode ks)) {
-                    problems.add(Problems.KEYS, ErrorKind.SCHEMA, k,
-                            "a key must be a plain word (\"version\" or \"protect\")");
-                    continue;
-                }
-                String key = ks.getValue();
-                Node first = seen.putIfAbsent(key, k);
-                if (first != null) {
-                    problems.add(Problems.KEYS, ErrorKind.DUPLICATE_KEY, k, "duplicate key \"" + key
-                            + "\" (first given on line " + (first.getStartMark().getLine() + 1) + ")");
-                    continue;
-                }
-                String child = pointer + "/" + key.replace("~", "~0").replace("/", "~1");
-                pointers.put(child + "#key", k);
-                obj.put(key, toJson(t.getValueNode(), child, pointers, problems));
-            }
-            return obj;
+    static Set<Node> check(Node doc, Problems problems) {
+        PolicyShapeCheck c = new PolicyShapeCheck(problems);
+        if (doc instanceof MappingNode root) {
+            Map<String, NodeTuple> entries = c.entries(root);
+            c.root(root, entries);
+        } else {
+            c.keys(doc);
+            c.wrongType(doc, "agent.lock must be a YAML mapping with the keys \"version\" and \"protect\", found "
+                    + ShapeWording.kindOf(doc));
         }
-        if (node instanceof SequenceNode s) {
-            JSONArray arr = new JSONArray();
-            int i = 0;
-            for (Node item : s.getValue()) {
-                arr.put(toJson(item, pointer + "/" + i++, pointers, problems));
-            }
-            return arr;
-        }
-        ScalarNode sc = (ScalarNode) node;
-        String v = sc.getValue();
-        switch (typeOf(sc)) {
-            case NULL:
-                return JSONObject.NULL;
-            case BOOL:
-                return Boolean.valueOf(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes") || v.equalsIgnoreCase("on"));
-            case INT:
-                // Only the canonical decimal spelling is a JSON integer: "version: 1" exactly (spec §5.1). Other
-                // spellings of an integer (+1, 01, 1_, 0x1, 0b1, 1:20) are numbers, never strings, but not that
-                // integer: a non-string, non-integer JSON value makes the schema report a type error.
-                if (PlainScalar.canonicalDecimal(v)) {
-                    try {
-                        return Long.parseLong(v);
-                    } catch (NumberFormatException e) {
-                        return NON_STRING_NUMBER; // beyond a long
-                    }
-                }
-                return NON_STRING_NUMBER;
-            case FLOAT:
-                try {
-                    double d = Double.parseDouble(v.replace("_", ""));
-                    return Double.isFinite(d) ? (Object) d : NON_STRING_NUMBER;
-                } catch (NumberFormatException e) {
-                    return NON_STRING_NUMBER; // .inf, .nan, sexagesimal: JSON has no such numbers
-                }
-            default:
-                return v;
-        }
+        return c.flagged;
     }
 
     /** The type of a scalar: a quoted one is a string; a plain one is typed by the spec's table (§4.3). */
@@ -112,236 +77,145 @@ final class PolicyShapeCheck {
                 : PlainScalar.Type.STRING;
     }
 
-    /** Stands for a YAML number JSON cannot hold: not a string, not an integer. */
-    private static final Object NON_STRING_NUMBER = new java.math.BigDecimal("0.5");
-
-    private static volatile Schema schema;
-
-    private static Schema schema() {
-        Schema s = schema;
-        if (s == null) {
-            try (InputStream in = PolicyShapeCheck.class.getResourceAsStream(SCHEMA_RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the agent.lock schema is missing from the class path: " + SCHEMA_RESOURCE);
-                }
-                JSONObject raw = new JSONObject(new JSONTokener(in));
-                s = SchemaLoader.builder().schemaJson(raw).draftV7Support().build().load().build();
-                schema = s;
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot read the agent.lock schema", e);
-            }
-        }
-        return s;
-    }
-
-    /**
-     * Collects the schema's violations, one per place in the file (at the same place a wrong type beats a wrong
-     * value: {@code version: "1"} is a string, not an unsupported version). A missing key has no place in the file, so
-     * it sorts after every violation that has one (a typo such as {@code Version:} is reported first as the unknown
-     * key it is, with a suggestion). Returns the nodes found wrong, whose patterns are not judged again.
-     */
-    static Set<Node> validate(Object json, Map<String, Node> pointers, Problems problems) {
-        Set<Node> flagged = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        if (SchemaShape.certainlyValid(json)) {
-            return flagged; // the schema accepts it (SchemaShape's contract); everit is loaded only to judge the rest
-        }
-        try {
-            schema().validate(json);
-            return flagged;
-        } catch (ValidationException e) {
-            List<ValidationException> leaves = new ArrayList<>();
-            collectLeaves(e, leaves);
-            Map<String, ValidationException> best = new java.util.LinkedHashMap<>();
-            Map<String, Long> bestRank = new HashMap<>();
-            for (ValidationException v : leaves) {
-                if ("pattern".equals(v.getKeyword())) {
-                    continue; // the schema's approximation of the pattern language: the pattern stage says it exactly
-                }
-                String place = v.getPointerToViolation();
-                if ("additionalProperties".equals(v.getKeyword())) {
-                    place = place + "/" + extraKey(v) + "#key";
-                }
-                long rank = rank(v, pointers);
-                Long old = bestRank.get(place);
-                if (old == null || rank < old) {
-                    best.put(place, v);
-                    bestRank.put(place, rank);
-                }
-            }
-            for (Map.Entry<String, ValidationException> b : best.entrySet()) {
-                ValidationException v = b.getValue();
-                Node node = pointers.get(v.getPointerToViolation());
-                if (node != null && !"additionalProperties".equals(v.getKeyword())) {
-                    flagged.add(node);
-                }
-                problems.add(Problems.SHAPE, bestRank.get(b.getKey()), schemaError(v, pointers, problems.file));
-            }
-            return flagged;
-        }
-    }
-
-    /** Where a violation sorts: its node's offset (a missing key last), a wrong type before a wrong value. */
-    private static long rank(ValidationException v, Map<String, Node> pointers) {
-        Node n = pointers.get(v.getPointerToViolation());
-        long pos = n == null ? Integer.MAX_VALUE - 1 : n.getStartMark().getIndex();
-        if ("additionalProperties".equals(v.getKeyword())) {
-            Node k = pointers.get(v.getPointerToViolation() + "/" + extraKey(v) + "#key");
-            if (k != null) {
-                pos = k.getStartMark().getIndex();
-            }
-        }
-        if ("required".equals(v.getKeyword())) {
-            pos = Integer.MAX_VALUE;
-        }
-        return pos * 2 + ("type".equals(v.getKeyword()) ? 0 : 1);
-    }
-
-    private static void collectLeaves(ValidationException e, List<ValidationException> out) {
-        if (e.getCausingExceptions().isEmpty()) {
-            out.add(e);
-        } else {
-            for (ValidationException c : e.getCausingExceptions()) {
-                collectLeaves(c, out);
-            }
-        }
-    }
-
-    private static String extraKey(ValidationException v) {
-        // everit: "extraneous key [protected] is not permitted"
-        String m = v.getErrorMessage();
-        int a = m.indexOf('[');
-        int b = m.lastIndexOf(']');
-        return a >= 0 && b > a ? m.substring(a + 1, b) : "";
-    }
-
-    private static PolicyException.Problem schemaError(ValidationException v, Map<String, Node> pointers, Path file) {
-        String ptr = v.getPointerToViolation();
-        Node node = pointers.get(ptr);
-        String keyword = String.valueOf(v.getKeyword());
-        String where = describePointer(ptr);
-        switch (keyword) {
-            case "additionalProperties": {
-                String key = extraKey(v);
-                Node k = pointers.get(ptr + "/" + key.replace("~", "~0").replace("/", "~1") + "#key");
-                String hint = suggestion(key);
-                return at(ErrorKind.UNKNOWN_KEY, file, k != null ? k : node, "unknown key \"" + key + "\""
-                        + (hint != null ? " (did you mean \"" + hint + "\"?)" : "")
-                        + "; agent.lock v1 has only \"version\" and \"protect\"");
-            }
-            case "required":
-                return at(ErrorKind.SCHEMA, file, node,
-                        "missing required key \"version\"; agent.lock must say \"version: 1\"");
-            case "const":
-                return at(ErrorKind.SCHEMA, file, node, "unsupported version " + valueText(node)
-                        + "; this is agent.lock version 1, so write \"version: 1\"");
-            case "type": {
-                if (ptr.equals("#")) {
-                    return at(ErrorKind.SCHEMA, file, node,
-                            "agent.lock must be a YAML mapping with the keys \"version\" and \"protect\", found " + kindOf(node));
-                }
-                if (ptr.equals("#/version")) {
-                    return at(ErrorKind.SCHEMA, file, node, "\"version\" must be the number 1, found " + kindOf(node)
-                            + "; write \"version: 1\"");
-                }
-                if (ptr.equals("#/protect")) {
-                    return at(ErrorKind.SCHEMA, file, node,
-                            "\"protect\" must be a list of patterns (lines starting with \"- \"), found " + kindOf(node));
-                }
-                boolean isNull = node instanceof ScalarNode sn && typeOf(sn) == PlainScalar.Type.NULL;
-                return at(ErrorKind.SCHEMA, file, node, where + " must be a pattern (a string), found " + kindOf(node)
-                        + (isNull ? "; write a pattern after the \"- \" or remove the entry"
-                        : node instanceof ScalarNode ? "; put it in quotes" : ""));
-            }
-            case "minLength": {
-                // the same error the pattern language gives for a blank pattern, so the id is "pattern-empty"
-                Mark m = node.getStartMark();
-                return new PolicyException.Problem(ErrorKind.PATTERN, file, m.getLine() + 1, m.getColumn() + 1,
-                        m.getIndex(), "empty pattern; remove the entry or write a path", PatternError.EMPTY);
-            }
-            case "maxLength":
-                return at(ErrorKind.SCHEMA, file, node, where + " is longer than 4096 characters");
-            case "maxItems":
-                return at(ErrorKind.SCHEMA, file, node, "\"protect\" lists more than 10000 patterns");
-            default:
-                return at(ErrorKind.SCHEMA, file, node, where + ": " + PolicyComposer.oneLine(v.getErrorMessage()));
-        }
-    }
-
-    private static String describePointer(String ptr) {
-        if (ptr.startsWith("#/protect/")) {
-            return "protect entry " + (Integer.parseInt(ptr.substring("#/protect/".length())) + 1);
-        }
-        return ptr.equals("#") ? "the policy" : "\"" + ptr.substring(2) + "\"";
-    }
-
-    private static String kindOf(Node node) {
-        if (node instanceof MappingNode) {
-            return "a mapping";
-        }
-        if (node instanceof SequenceNode) {
-            return "a list";
-        }
-        if (node == null) {
-            return "nothing";
-        }
-        ScalarNode s = (ScalarNode) node;
-        if (typeOf(s) == PlainScalar.Type.NULL) {
-            return s.getValue().isEmpty() ? "nothing (an empty value)"
-                    : "\"" + s.getValue() + "\", which YAML reads as null (nothing)";
-        }
-        if (typeOf(s) == PlainScalar.Type.STRING) {
-            return "the text \"" + abbreviate(s.getValue()) + "\"";
-        }
-        return "the value " + abbreviate(s.getValue());
-    }
-
-    private static String valueText(Node node) {
-        return node instanceof ScalarNode s ? abbreviate(s.getValue()) : kindOf(node);
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
-    }
-
-    private static String suggestion(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
-        if (k.startsWith("prot") || k.contains("protect") || distance(k, "protect") <= 3) {
-            return "protect";
-        }
-        if (k.startsWith("ver") || distance(k, "version") <= 3) {
-            return "version";
-        }
-        return null;
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int c = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + c);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
-    }
-
-    private static PolicyException.Problem at(ErrorKind kind, Path file, Node node, String reason) {
-        return problem(kind, file, node, reason);
-    }
-
+    /** A problem at {@code node}'s start (line 0, column 0 when there is no node). */
     static PolicyException.Problem problem(ErrorKind kind, Path file, Node node, String reason) {
         if (node == null) {
             return new PolicyException.Problem(kind, file, 0, 0, -1, reason, null);
         }
         Mark m = node.getStartMark();
         return new PolicyException.Problem(kind, file, m.getLine() + 1, m.getColumn() + 1, m.getIndex(), reason, null);
+    }
+
+    private void root(MappingNode root, Map<String, NodeTuple> entries) {
+        for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
+            Node value = e.getValue().getValueNode();
+            switch (e.getKey()) {
+                case VERSION -> version(value);
+                case PROTECT -> protect(value);
+                default -> {
+                    String key = e.getKey();
+                    String hint = ShapeWording.suggestion(key);
+                    Node at = e.getValue().getKeyNode();
+                    problems.add(Problems.SHAPE, rank(at, false), problem(ErrorKind.UNKNOWN_KEY, problems.file, at,
+                            "unknown key \"" + key + "\"" + (hint != null ? " (did you mean \"" + hint + "\"?)" : "")
+                                    + "; agent.lock v1 has only \"version\" and \"protect\""));
+                }
+            }
+        }
+        if (!entries.containsKey(VERSION)) {
+            flagged.add(root);
+            problems.add(Problems.SHAPE, NO_PLACE * 2 + 1, problem(ErrorKind.SCHEMA, problems.file, root,
+                    "missing required key \"version\"; agent.lock must say \"version: 1\""));
+        }
+    }
+
+    /** {@code version}: type integer (spec §5.1: only the canonical decimal spelling), const 1. */
+    private void version(Node value) {
+        Long n = integer(value);
+        if (n == null) {
+            wrongType(value, "\"version\" must be the number 1, found " + ShapeWording.kindOf(value)
+                    + "; write \"version: 1\"");
+        } else if (n != 1L) {
+            wrongValue(value, ErrorKind.SCHEMA, "unsupported version " + ShapeWording.valueText(value)
+                    + "; this is agent.lock version 1, so write \"version: 1\"", null);
+        }
+    }
+
+    /** {@code protect}: an array of at most {@link #MAX_ITEMS} strings of 1 to {@link #MAX_LENGTH} code points. */
+    private void protect(Node value) {
+        if (!(value instanceof SequenceNode list)) {
+            wrongType(value, "\"protect\" must be a list of patterns (lines starting with \"- \"), found "
+                    + ShapeWording.kindOf(value));
+            return;
+        }
+        List<Node> items = list.getValue();
+        if (items.size() > MAX_ITEMS) {
+            wrongValue(list, ErrorKind.SCHEMA, "\"protect\" lists more than " + MAX_ITEMS + " patterns", null);
+        }
+        for (int i = 0; i < items.size(); i++) {
+            Node item = items.get(i);
+            String where = "protect entry " + (i + 1);
+            if (!(item instanceof ScalarNode s) || typeOf(s) != PlainScalar.Type.STRING) {
+                boolean isNull = item instanceof ScalarNode sn && typeOf(sn) == PlainScalar.Type.NULL;
+                wrongType(item, where + " must be a pattern (a string), found " + ShapeWording.kindOf(item)
+                        + (isNull ? "; write a pattern after the \"- \" or remove the entry"
+                        : item instanceof ScalarNode ? "; put it in quotes" : ""));
+                continue;
+            }
+            String v = s.getValue();
+            int length = v.codePointCount(0, v.length());
+            if (length < MIN_LENGTH) {
+                // the error the pattern language gives for a blank pattern, so the id is "pattern-empty"
+                wrongValue(item, ErrorKind.PATTERN, "empty pattern; remove the entry or write a path", PatternError.EMPTY);
+            } else if (length > MAX_LENGTH) {
+                wrongValue(item, ErrorKind.SCHEMA, where + " is longer than " + MAX_LENGTH + " characters", null);
+            }
+        }
+    }
+
+    /** The value of a scalar the schema calls an integer: a plain int in canonical decimal within a long; else null. */
+    private static Long integer(Node value) {
+        if (value instanceof ScalarNode s && typeOf(s) == PlainScalar.Type.INT && PlainScalar.canonicalDecimal(s.getValue())) {
+            try {
+                return Long.parseLong(s.getValue());
+            } catch (NumberFormatException e) {
+                return null; // beyond a long: a number, but not one the schema's integer 1 could equal
+            }
+        }
+        return null;
+    }
+
+    private void wrongType(Node at, String reason) {
+        flagged.add(at);
+        problems.add(Problems.SHAPE, rank(at, true), problem(ErrorKind.SCHEMA, problems.file, at, reason));
+    }
+
+    private void wrongValue(Node at, ErrorKind kind, String reason, PatternError pattern) {
+        flagged.add(at);
+        Mark m = at.getStartMark();
+        problems.add(Problems.SHAPE, rank(at, false), new PolicyException.Problem(kind, problems.file, m.getLine() + 1,
+                m.getColumn() + 1, m.getIndex(), reason, pattern));
+    }
+
+    /** Where an error sorts among the shape errors: by place, a wrong type before a wrong value at the same place. */
+    private static long rank(Node at, boolean type) {
+        return (long) at.getStartMark().getIndex() * 2 + (type ? 0 : 1);
+    }
+
+    /**
+     * The entries of a mapping that the schema judges, in file order: the first of each key. Reports each key that is
+     * not a scalar and each repeated key (spec §4.4) and leaves it out, so the rest is judged as if it were not there;
+     * then looks for the same key errors in the values kept.
+     */
+    private Map<String, NodeTuple> entries(MappingNode m) {
+        Map<String, NodeTuple> kept = new LinkedHashMap<>();
+        Map<String, Node> seen = new HashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            Node k = t.getKeyNode();
+            if (!(k instanceof ScalarNode ks)) {
+                problems.add(Problems.KEYS, ErrorKind.SCHEMA, k, "a key must be a plain word (\"version\" or \"protect\")");
+                continue;
+            }
+            Node first = seen.putIfAbsent(ks.getValue(), k);
+            if (first != null) {
+                problems.add(Problems.KEYS, ErrorKind.DUPLICATE_KEY, k, "duplicate key \"" + ks.getValue()
+                        + "\" (first given on line " + (first.getStartMark().getLine() + 1) + ")");
+                continue;
+            }
+            kept.put(ks.getValue(), t);
+            keys(t.getValueNode());
+        }
+        return kept;
+    }
+
+    /** Reports the key errors of every mapping in {@code node}. */
+    private void keys(Node node) {
+        if (node instanceof MappingNode m) {
+            entries(m);
+        } else if (node instanceof SequenceNode s) {
+            for (Node item : s.getValue()) {
+                keys(item);
+            }
+        }
     }
 }

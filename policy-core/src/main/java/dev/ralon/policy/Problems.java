@@ -28,6 +28,17 @@ final class Problems {
         add(stage, at == null ? Long.MAX_VALUE : at.getStartMark().getIndex(), PolicyShapeCheck.problem(kind, file, at, reason));
     }
 
+    /** The problems found so far in {@code stage}, in the order they were found (for tests). */
+    List<PolicyException.Problem> inStage(int stage) {
+        List<PolicyException.Problem> in = new ArrayList<>();
+        for (long[] o : order) {
+            if (o[0] == stage) {
+                in.add(found.get((int) o[2]));
+            }
+        }
+        return in;
+    }
+
     void throwIfAny() throws PolicyException {
         if (found.isEmpty()) {
             return;

@@ -48,9 +48,19 @@ public final class ProtectedPaths {
      * {@code ignored} null: no advice (the walk stays where the rules can match).
      */
     static Expansion expand(Policy policy, IgnoredDirectories ignored) throws IOException {
+        return expand(policy, ignored, false);
+    }
+
+    /**
+     * {@link #expand(Policy, IgnoredDirectories)}; with {@code listing}, for a tool that lists or counts the protected
+     * set and never enforces it, the entries too leave out what {@code ignored} names, unless a rule names the
+     * directory ({@link ListingScope}).
+     */
+    static Expansion expand(Policy policy, IgnoredDirectories ignored, boolean listing) throws IOException {
         ProtectionVisitor protection = new ProtectionVisitor(policy);
         AdviceVisitor advice = ignored == null ? null : new AdviceVisitor(policy, ignored);
-        TreeWalker walker = new TreeWalker(policy.root()).with(protection);
+        boolean scoped = listing && ignored != null && ignored != IgnoredDirectories.NONE;
+        TreeWalker walker = new TreeWalker(policy.root()).with(scoped ? new ListingScope(protection, ignored) : protection);
         if (advice != null) {
             walker.with(advice);
         }
@@ -59,7 +69,7 @@ public final class ProtectedPaths {
         protection.addLinkTargets();
         List<Expansion.Entry> links = protection.linksOnTheWay();
         Expansion e = protection.result();
-        adviseUnmatched(policy, e, advice);
+        adviseUnmatched(policy, e, advice, scoped);
         adviseGit(e);
         return new Expansion(List.of(policy), policy.root(), e.entries(), java.util.Collections.unmodifiableMap(e.counts()),
                 List.copyOf(e.unmatched()), List.copyOf(e.warnings()), List.copyOf(e.incomplete()), links);
@@ -69,9 +79,10 @@ public final class ProtectedPaths {
      * One warning per pattern that matches nothing. A slash-less pattern is anchored at the root (unlike
      * .gitignore); when one matches nothing there but would match deeper, the warning says so: it is the most common
      * surprise of the language. How many paths it would match deeper is counted during the one walk (see
-     * {@link AdviceVisitor}; none without it), not by walking again.
+     * {@link AdviceVisitor}; none without it), not by walking again. When the protected set was {@code scoped} to
+     * what git does not ignore, "matches nothing" says so.
      */
-    private static void adviseUnmatched(Policy policy, Expansion e, AdviceVisitor advice) {
+    private static void adviseUnmatched(Policy policy, Expansion e, AdviceVisitor advice, boolean scoped) {
         for (Rule r : e.unmatched()) {
             String n = r.glob().normalized();
             int deeper = advice == null ? 0 : advice.deeperMatches(r);
@@ -84,7 +95,9 @@ public final class ProtectedPaths {
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(Warning.about(Warning.Kind.NAMES_NOTHING_YET, r, "names nothing that exists yet"));
             } else {
-                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists"));
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists" + (scoped
+                        ? " outside what git ignores (to look in an ignored directory, start the pattern with its path)"
+                        : "")));
             }
         }
     }

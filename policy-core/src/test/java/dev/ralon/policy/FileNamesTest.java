@@ -1,5 +1,9 @@
 package dev.ralon.policy;
 
+import dev.ralon.testsupport.TestProcess;
+
+import dev.ralon.testsupport.ProcessResult;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +30,8 @@ class FileNamesTest {
     }
 
     static void shell(Path dir, String script) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).inheritIO().start();
-        assertEquals(0, p.waitFor(), script);
+        ProcessResult r = TestProcess.of("sh", "-c", script).in(dir).run();
+        assertEquals(0, r.code(), script + ": " + r.all());
     }
 
     @Test

@@ -1,12 +1,13 @@
 package dev.ralon.policy;
 
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** A real git repository for tests, driven by the real git (plainly: what a user or an agent would type). */
 final class GitRepo {
@@ -43,21 +44,10 @@ final class GitRepo {
         List<String> cmd = new ArrayList<>();
         cmd.add("git");
         cmd.addAll(List.of(args));
-        Path out = Files.createTempFile("git", ".out");
-        try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).start();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("git did not finish: " + cmd);
-            }
-            String text = Files.readString(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IOException(cmd + " failed: " + text);
-            }
-            return text;
-        } finally {
-            Files.deleteIfExists(out);
+        ProcessResult r = TestProcess.of(cmd).in(dir).mergeStderr().run();
+        if (r.code() != 0) {
+            throw new IOException(cmd + " failed: " + r.out());
         }
+        return r.out();
     }
 }

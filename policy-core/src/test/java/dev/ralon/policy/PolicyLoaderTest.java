@@ -1,5 +1,7 @@
 package dev.ralon.policy;
 
+import dev.ralon.testsupport.TestProcess;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,8 +64,7 @@ class PolicyLoaderTest {
     @Test
     void fifoIsRefusedWithoutBlocking() throws Exception {
         Path fifo = tmp.resolve("agent.lock");
-        Process p = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        assertEquals(0, p.waitFor());
+        assertEquals(0, TestProcess.of("mkfifo", fifo.toString()).run().code());
         PolicyException e = refused(fifo);
         assertEquals(ErrorKind.NOT_A_FILE, e.kind());
         assertTrue(e.getMessage().contains("fifo"), e.getMessage());

@@ -1,5 +1,7 @@
 package dev.ralon.policy;
 
+import dev.ralon.testsupport.TestProcess;
+
 import dev.ralon.policy.Expansion.Entry;
 import dev.ralon.policy.Expansion.Entry.Kind;
 import org.junit.jupiter.api.Test;
@@ -312,7 +314,7 @@ class ProtectedPathsTest {
         dir("a");
         link("c", "b");
         Path fifo = root.resolve("d");
-        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        assertEquals(0, TestProcess.of("mkfifo", fifo.toString()).run().code());
         Expansion e = expand("*");
         assertEquals(List.of("a", "agent.lock", "b", "c", "d"), e.entries().stream().map(Entry::relPath).toList());
         assertEquals(List.of(Kind.DIRECTORY, Kind.FILE, Kind.FILE, Kind.SYMLINK, Kind.OTHER),

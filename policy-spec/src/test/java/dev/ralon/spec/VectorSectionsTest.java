@@ -50,7 +50,7 @@ class VectorSectionsTest {
         int n = 0;
         for (String[] f : new String[][] {{"policies.json", "vectors"}, {"e2e.json", "vectors"},
                 {"match.json", "matches"}, {"match.json", "errors"}, {"match.json", "normalization"}}) {
-            JSONArray arr = VectorRunner.resource(f[0]).getJSONArray(f[1]);
+            JSONArray arr = Vectors.resource(f[0]).getJSONArray(f[1]);
             for (int i = 0; i < arr.length(); i++) {
                 JSONObject v = arr.getJSONObject(i);
                 n++;
@@ -70,16 +70,16 @@ class VectorSectionsTest {
         assertTrue(m.find(), "docs/spec.md states 'Revision: N'");
         int revision = Integer.parseInt(m.group(1));
         for (String f : new String[] {"policies.json", "e2e.json", "match.json"}) {
-            assertEquals(revision, VectorRunner.resource(f).getInt("spec-revision"), f + " is versioned with the spec");
+            assertEquals(revision, Vectors.resource(f).getInt("spec-revision"), f + " is versioned with the spec");
         }
     }
 
     @Test
     void theProtocolRunnerSkipsOnlyPathsNoCheckCanName() {
-        assertTrue(VectorRunner.nameable("a/b"));
+        assertTrue(Vectors.nameable("a/b"));
         for (String p : new String[] {"", ".", "a/..", "a//b", "a/"}) {
-            assertTrue(!VectorRunner.nameable(p), p);
+            assertTrue(!Vectors.nameable(p), p);
         }
-        assertEquals("\"a\\\\b\\\"c\\u0001\"", VectorRunner.yamlQuoted("a\\b\"c\u0001"));
+        assertEquals("\"a\\\\b\\\"c\\u0001\"", Vectors.yamlQuoted("a\\b\"c\u0001"));
     }
 }

@@ -10,6 +10,16 @@ package dev.ralon.testsupport;
  * @param pid  its process id
  */
 public record ProcessResult(int code, String out, String err, long pid) {
+    /** What the process answered, without its pid (0): to compare the answers of two processes with equals. */
+    public ProcessResult answer() {
+        return new ProcessResult(code, out, err, 0);
+    }
+
+    /** Standard error, line by line. */
+    public java.util.List<String> errLines() {
+        return err.lines().toList();
+    }
+
     /** Standard output then standard error, for failure messages. */
     public String all() {
         return err.isEmpty() ? out : out + "\n--- stderr ---\n" + err;

@@ -32,13 +32,24 @@ public final class Requirements {
      * @param what what the test needs and why, e.g. "root (the attacks run as uid 65534 through setpriv)"
      */
     public static void require(boolean met, String what) {
-        if (met) {
-            return;
+        if (!met) {
+            unmet("this test's requirement is not met: needs " + what, "skipped (outside CI): needs " + what);
         }
+    }
+
+    /**
+     * The machine cannot show what the calling test needs, for {@code reason} (e.g. "backend mount is unavailable
+     * here: ..."): skips it with {@code reason} outside CI, fails it with "CI=true but REASON" under CI. Never returns.
+     */
+    public static void unmet(String reason) {
+        unmet(reason, reason);
+    }
+
+    private static void unmet(String inCiReason, String skipReason) {
         if (inCi()) {
-            throw new AssertionFailedError("CI=true but this test's requirement is not met: needs " + what);
+            throw new AssertionFailedError("CI=true but " + inCiReason);
         }
-        throw new TestAbortedException("skipped (outside CI): needs " + what);
+        throw new TestAbortedException(skipReason);
     }
 
     /** Whether this JVM runs as uid 0 (the owner of {@code /proc/self}: the real user of this process). */

@@ -2,25 +2,26 @@ package dev.ralon.testsupport;
 
 import org.opentest4j.AssertionFailedError;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The tests' one way to run a child process and wait for it: command, working directory, environment changes,
- * standard input (default: nothing, closed), a time limit after which the process is killed and the test fails with
- * what it wrote so far. Standard output and standard error are read at the same time, so a chatty child never blocks.
+ * standard input (default: {@code /dev/null}), a time limit after which the process is killed and the test fails with
+ * what it wrote so far.
+ *
+ * <p>Standard output and standard error go to temporary files, read once the child has exited: a chatty child never
+ * blocks on a full pipe, and a child that leaves a process behind holding its descriptors (Ralon's launcher starts the
+ * CDS/AOT archive builder in the background) cannot keep the test waiting for an end of file that pipes would need.
  *
  * <pre>{@code
  * ProcessResult r = TestProcess.of("git", "status").in(repo).env("HOME", home.toString()).timeout(30).run();
@@ -34,9 +35,11 @@ public final class TestProcess {
     private Path dir;
     private final Map<String, String> env = new LinkedHashMap<>();
     private final List<String> unset = new ArrayList<>();
+    private boolean clearEnv;
     private boolean merge;
     private int timeoutSeconds = 60;
-    private byte[] stdin = new byte[0];
+    private byte[] stdin; // null: stdinFile
+    private Path stdinFile = Path.of("/dev/null");
 
     private TestProcess(List<String> command) {
         this.command = List.copyOf(command);
@@ -66,7 +69,7 @@ public final class TestProcess {
     /** This JVM's real uid (the owner of {@code /proc/self}). */
     public static int currentUid() {
         try {
-            return (Integer) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -83,8 +86,9 @@ public final class TestProcess {
         return this;
     }
 
-    /** Sets one variable in the child's environment (this JVM's environment otherwise). */
+    /** Sets one variable in the child's environment (this JVM's environment otherwise); the last call wins. */
     public TestProcess env(String name, String value) {
+        unset.remove(name);
         env.put(name, value);
         return this;
     }
@@ -92,13 +96,20 @@ public final class TestProcess {
     /** Sets every variable of {@code vars} (null: nothing). */
     public TestProcess env(Map<String, String> vars) {
         if (vars != null) {
-            env.putAll(vars);
+            vars.forEach(this::env);
         }
         return this;
     }
 
-    /** Removes a variable from the child's environment. */
+    /** Starts from an empty environment instead of this JVM's, as {@code env -i} does (then {@link #env} applies). */
+    public TestProcess clearEnv() {
+        this.clearEnv = true;
+        return this;
+    }
+
+    /** Removes a variable from the child's environment; the last call wins. */
     public TestProcess without(String name) {
+        env.remove(name);
         unset.add(name);
         return this;
     }
@@ -115,58 +126,80 @@ public final class TestProcess {
         return this;
     }
 
-    /** What the child reads on standard input (UTF-8), then end of file. */
+    /**
+     * What the child reads on standard input (UTF-8) through a pipe, then end of file; {@code ""} gives an empty pipe
+     * (closed at once), where the default is {@code /dev/null}.
+     */
     public TestProcess stdin(String text) {
-        this.stdin = text.getBytes(StandardCharsets.UTF_8);
+        return stdin(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What the child reads on standard input through a pipe, byte for byte; null: {@code /dev/null}. */
+    public TestProcess stdin(byte[] bytes) {
+        this.stdin = bytes == null ? null : bytes.clone();
+        return this;
+    }
+
+    /** The child's standard input is {@code file} itself (opened for reading), not a pipe. */
+    public TestProcess stdinFrom(Path file) {
+        this.stdin = null;
+        this.stdinFile = file;
         return this;
     }
 
     /** Runs the command to its end. */
     public ProcessResult run() throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(merge);
+        Path out = Files.createTempFile("ralon-test-out", ".txt");
+        Path err = Files.createTempFile("ralon-test-err", ".txt");
+        try {
+            return run(out, err);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private ProcessResult run(Path out, Path err) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(merge).redirectOutput(out.toFile());
+        if (!merge) {
+            pb.redirectError(err.toFile());
+        }
         if (dir != null) {
             pb.directory(dir.toFile());
         }
-        if (stdin.length == 0) {
-            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (stdin == null) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(stdinFile.toFile()));
+        }
+        if (clearEnv) {
+            pb.environment().clear();
         }
         pb.environment().putAll(env);
         unset.forEach(pb.environment()::remove);
         Process p = pb.start();
-        if (stdin.length > 0) {
+        if (stdin != null) {
             try (OutputStream in = p.getOutputStream()) {
                 in.write(stdin);
             } catch (IOException e) {
                 // the child closed its input early: what it wrote and its status tell the rest
             }
         }
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = merge ? CompletableFuture.completedFuture("")
-                : CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         try {
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
                 throw new AssertionFailedError("timed out after " + timeoutSeconds + " s: " + command + "\n"
-                        + out.getNow("") + err.getNow(""));
+                        + read(out) + read(err));
             }
-            return new ProcessResult(p.exitValue(), out.get(30, TimeUnit.SECONDS), err.get(30, TimeUnit.SECONDS),
-                    p.pid());
+            return new ProcessResult(p.exitValue(), read(out), merge ? "" : read(err), p.pid());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             p.destroyForcibly();
             throw new IOException("interrupted: " + command, e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("reading the output of " + command + " failed", e);
         }
     }
 
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(reading failed: " + e + ")";
-        }
+    private static String read(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.UTF_8);
     }
 }

@@ -30,6 +30,13 @@ class RequirementsTest {
     }
 
     @Test
+    void anUnmetConditionSaysItsReasonSkippedOutsideCiAndFailedInCi() {
+        Throwable t = assertThrows(Throwable.class, () -> Requirements.unmet("the moon is not full"));
+        assertEquals(Requirements.inCi() ? AssertionFailedError.class : TestAbortedException.class, t.getClass());
+        assertEquals(Requirements.inCi() ? "CI=true but the moon is not full" : "the moon is not full", t.getMessage());
+    }
+
+    @Test
     void rootIsTheOwnerOfThisProcess() throws Exception {
         Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         assertEquals(Integer.valueOf(0).equals(uid), Requirements.isRoot());

@@ -34,4 +34,22 @@ class TestProcessTest {
                 () -> TestProcess.of("/bin/sh", "-c", "echo started; exec sleep 30").timeout(1).run());
         assertTrue(e.getMessage().startsWith("timed out after 1 s: [/bin/sh, -c,"), e.getMessage());
     }
+
+    @Test
+    void aProcessLeftBehindHoldingTheOutputDoesNotKeepTheTestWaiting() throws Exception {
+        long start = System.nanoTime();
+        ProcessResult r = TestProcess.of("/bin/sh", "-c", "sleep 20 & echo $!; echo done").timeout(15).run();
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        TestProcess.of("kill", r.out().lines().findFirst().orElseThrow()).run();
+        assertEquals(0, r.code());
+        assertTrue(r.out().endsWith("done\n"), r.out());
+        assertTrue(seconds < 15, "waited " + seconds + " s for a descriptor the background sleep held");
+    }
+
+    @Test
+    void inputIsDevNullByDefaultAndAnEmptyPipeOnRequest() throws Exception {
+        String probe = "readlink /proc/self/fd/0";
+        assertEquals("/dev/null\n", TestProcess.of("/bin/sh", "-c", probe).run().out());
+        assertTrue(TestProcess.of("/bin/sh", "-c", probe).stdin("").run().out().startsWith("pipe:"));
+    }
 }

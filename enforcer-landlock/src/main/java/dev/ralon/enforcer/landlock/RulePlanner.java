@@ -30,9 +30,18 @@ import java.util.TreeSet;
  *   <li>one full-access rule on each <em>sibling</em>: every entry of a directory on the way that is neither on the
  *       way nor protected. The rest of the file system is reached through those rules.</li>
  * </ul>
- * Only the directories on the way are listed, never whole trees. Every entry is opened with
- * {@code O_PATH|O_NOFOLLOW} and identified by (device, inode), so a sibling that is another name (hard link, bind
- * mount) for a protected path or a directory on the way never gets a rule.
+ * Only the directories on the way are listed, never whole trees. Each directory on the way is opened with
+ * {@code O_PATH|O_NOFOLLOW}; every entry in it is examined with one statx(2) relative to that descriptor, not
+ * following a link ({@link LinuxCalls#statAt}), and identified by (device, inode), so a sibling that is another name
+ * (hard link, bind mount) for a protected path or a directory on the way never gets a rule. (The applier opens and
+ * re-identifies each rule's path when it adds the rule: the plan's stat is what the plan says, not what is trusted.)
+ *
+ * <p>Why a rule per sibling and not fewer: Landlock rules only grant, and a rule on a directory grants everything
+ * beneath it (security/landlock/fs.c, is_access_to_paths_allowed: the rights of every rule met from the file up to
+ * the root are unioned). A directory on the way holds a protected path, so it cannot get a write rule; every other
+ * entry in it must get its own. There is no deny rule (Documentation/userspace-api/landlock.rst). The cost is thus
+ * one rule per entry of each directory on the way, whatever the planner does; what it can make cheap is the work per
+ * entry: one listing per directory (readdir(3)) and one statx per entry.
  *
  * <p>Read-only: this class opens and lists, it changes nothing.
  */
@@ -74,7 +83,10 @@ final class RulePlanner {
             boolean exists = pp.kind() != ProtectedPath.Kind.MISSING;
             for (Path a = p.getParent(); a != null; a = a.getParent()) {
                 Boolean before = ancestors.get(a);
-                ancestors.put(a, exists || (before != null && before));
+                if (before != null && (before || !exists)) {
+                    break; // a was put with its ancestors, each at least as needed as this path makes them
+                }
+                ancestors.put(a, exists);
             }
         }
         Set<Id> forbidden = new HashSet<>();
@@ -128,6 +140,7 @@ final class RulePlanner {
                 }
                 continue;
             }
+            // opened, not only examined: a protected path that cannot be opened is refused in these words
             int fd = LibC.openat(parentFd, name(p), LinuxCalls.OPEN_NAME);
             if (fd < 0) {
                 int errno = LinuxCalls.errno();
@@ -171,44 +184,34 @@ final class RulePlanner {
                 if (onTheWaySet.contains(child) || protectedByPath.containsKey(child)) {
                     continue;
                 }
-                int fd = LibC.openat(dirFd, LinuxCalls.cString(entry), LinuxCalls.OPEN_NAME);
-                if (fd < 0) {
+                Stat st = LinuxCalls.statAt(dirFd, LinuxCalls.cString(entry));
+                if (st == null) {
                     int errno = LinuxCalls.errno();
                     if (errno != LinuxAbi.ENOENT) {
-                        warnings.add("cannot open " + child + " (openat: " + Errno.text(errno)
+                        warnings.add("cannot examine " + child + " (statx: " + Errno.text(errno)
                             + "): it gets no rule and stays read-only");
                     }
                     continue;
                 }
-                try {
-                    Stat st = LinuxCalls.fstat(fd);
-                    if (st == null) {
-                        warnings.add("cannot stat " + child + " (statx: " + Errno.text(LinuxCalls.errno())
-                            + "): it gets no rule and stays read-only");
-                        continue;
-                    }
-                    if (st.isSymlink()) {
-                        // No rule: following the link is checked on the target's own path, and removing or
-                        // replacing the link itself is governed by its directory (on the way: refused).
-                        symlinks++;
-                        continue;
-                    }
-                    Path same = forbiddenNames.get(st.id());
-                    if (same != null) {
-                        warnings.add(child + " is another name for " + same + " (same device and inode): it gets no"
-                            + " rule and stays read-only");
-                        continue;
-                    }
-                    if (st.isRegular() && st.nlink() > 1 && protectedDirDevices.contains(st.dev())) {
-                        warnings.add(child + " has " + st.nlink() + " hard links and might be another name for a file"
-                            + " in a protected directory: it gets no rule and stays read-only");
-                        continue;
-                    }
-                    long rights = st.isDirectory() ? handled : handled & Access.FILE_RIGHTS;
-                    rules.add(new Rule(child, rights, st.isDirectory()));
-                } finally {
-                    LibC.close(fd);
+                if (st.isSymlink()) {
+                    // No rule: following the link is checked on the target's own path, and removing or
+                    // replacing the link itself is governed by its directory (on the way: refused).
+                    symlinks++;
+                    continue;
                 }
+                Path same = forbiddenNames.get(st.id());
+                if (same != null) {
+                    warnings.add(child + " is another name for " + same + " (same device and inode): it gets no"
+                        + " rule and stays read-only");
+                    continue;
+                }
+                if (st.isRegular() && st.nlink() > 1 && protectedDirDevices.contains(st.dev())) {
+                    warnings.add(child + " has " + st.nlink() + " hard links and might be another name for a file"
+                        + " in a protected directory: it gets no rule and stays read-only");
+                    continue;
+                }
+                long rights = st.isDirectory() ? handled : handled & Access.FILE_RIGHTS;
+                rules.add(new Rule(child, rights, st.isDirectory()));
             }
         }
         return new Result(List.copyOf(onTheWay), rules, warnings, refusals, refusedPaths, symlinks);

@@ -74,6 +74,25 @@ class PolicyCheckTest {
     }
 
     @Test
+    void theProtectedCountLeavesOutWhatGitIgnoresUnlessAPatternNamesIt() throws Exception {
+        Files.writeString(dir.resolve(".gitignore"), "target/\n");
+        for (String f : List.of("src/x.pem", "target/classes/x.pem", "target/y.pem")) {
+            Files.createDirectories(dir.resolve(f).getParent());
+            Files.writeString(dir.resolve(f), "k");
+        }
+        Path file = policy("version: 1\nprotect:\n  - \"**/*.pem\"\n");
+        String before = PolicyCheck.run(file, false, List.of()).summary();
+        assertTrue(before.contains("(1 pattern, 4 protected paths on disk)"), before); // no work tree: all counted
+        Process git = new ProcessBuilder("git", "init", "-q", dir.toString()).inheritIO().start();
+        assertEquals(0, git.waitFor());
+        String after = PolicyCheck.run(file, false, List.of()).summary();
+        assertTrue(after.contains("(1 pattern, 2 protected paths on disk)"), after); // agent.lock and src/x.pem
+        Path named = policy("version: 1\nprotect:\n  - \"**/*.pem\"\n  - \"target/**/*.pem\"\n");
+        String both = PolicyCheck.run(named, false, List.of()).summary();
+        assertTrue(both.contains("(2 patterns, 4 protected paths on disk)"), both);
+    }
+
+    @Test
     void requiredPathNotCoveredFails() throws Exception {
         Path file = policy("version: 1\nprotect:\n  - pom.xml\n  - .github/workflows\n");
         Files.createDirectories(dir.resolve(".github/workflows"));

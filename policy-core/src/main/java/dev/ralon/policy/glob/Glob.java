@@ -164,6 +164,15 @@ public final class Glob {
         return matcher.holder();
     }
 
+    /**
+     * The pattern's leading literal segments before its last one, each followed by '/' ({@code "src/main/"} for
+     * {@code src/main/**}{@code /*.pem}); {@code ""} when the first segment has a wildcard or the pattern has one
+     * segment. Every path the pattern matches beneath the root starts with it.
+     */
+    public String literalPrefix() {
+        return matcher.prefix();
+    }
+
     /** The source, as written. */
     @Override
     public String toString() {

@@ -72,6 +72,11 @@ final class GlobMatcher {
         return holdingTail;
     }
 
+    /** {@link Glob#literalPrefix()}. */
+    String prefix() {
+        return prefix;
+    }
+
     /** {@link Glob#literalHolder()}. */
     String holder() {
         return holder;

@@ -1,25 +1,22 @@
 package dev.ralon.policy.glob;
 
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +50,7 @@ class GitDifferentialTest {
         gitHome = Files.createDirectories(tmp.resolve("home"));
         boolean ok;
         try {
-            ok = run(tmp, null, "git", "--version").exit == 0;
+            ok = run(tmp, null, "git", "--version").code() == 0;
         } catch (IOException e) {
             ok = false;
         }
@@ -288,8 +285,8 @@ class GitDifferentialTest {
 
     private static Path newRepo(String name) throws Exception {
         Path repo = Files.createDirectories(tmp.resolve(name));
-        Result r = run(repo, null, "git", "init", "-q", ".");
-        assertEquals(0, r.exit, "git init: " + r.err);
+        ProcessResult r = run(repo, null, "git", "init", "-q", ".");
+        assertEquals(0, r.code(), "git init: " + r.err());
         return repo;
     }
 
@@ -299,13 +296,13 @@ class GitDifferentialTest {
         for (String p : paths) {
             in.append(p).append('\0');
         }
-        Result r = run(repo, in.toString(), "git", "-c", "core.ignorecase=false", "-c", "core.quotepath=false",
+        ProcessResult r = run(repo, in.toString(), "git", "-c", "core.ignorecase=false", "-c", "core.quotepath=false",
                 "check-ignore", "--no-index", "--stdin", "-z");
-        if (r.exit != 0 && r.exit != 1) {
-            fail("git check-ignore failed (" + r.exit + ") for '" + excludeLine + "': " + r.err);
+        if (r.code() != 0 && r.code() != 1) {
+            fail("git check-ignore failed (" + r.code() + ") for '" + excludeLine + "': " + r.err());
         }
         Set<String> out = new HashSet<>();
-        for (String s : r.out.split("\0")) {
+        for (String s : r.out().split("\0")) {
             if (!s.isEmpty()) {
                 out.add(s);
             }
@@ -313,45 +310,12 @@ class GitDifferentialTest {
         return out;
     }
 
-    private static final class Result {
-        int exit;
-        String out;
-        String err;
-    }
-
-    private static Result run(Path dir, String stdin, String... cmd) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        Map<String, String> env = pb.environment();
+    /** Runs {@code cmd} in {@code dir} with no user or system git configuration, {@code stdin} through a pipe. */
+    private static ProcessResult run(Path dir, String stdin, String... cmd) throws IOException {
         // no user or system configuration (a global core.excludesFile would add patterns)
-        env.put("GIT_CONFIG_NOSYSTEM", "1");
-        env.put("GIT_CONFIG_GLOBAL", "/dev/null");
-        env.put("HOME", gitHome.toString());
-        env.put("XDG_CONFIG_HOME", gitHome.toString());
-        Process p = pb.start();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread errPump = new Thread(() -> {
-            try (InputStream e = p.getErrorStream()) {
-                e.transferTo(err);
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-        });
-        errPump.start();
-        try (OutputStream o = p.getOutputStream()) {
-            if (stdin != null) {
-                o.write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        byte[] out;
-        try (InputStream i = p.getInputStream()) {
-            out = i.readAllBytes();
-        }
-        Result r = new Result();
-        r.exit = p.waitFor();
-        errPump.join();
-        r.out = new String(out, StandardCharsets.UTF_8);
-        r.err = err.toString(StandardCharsets.UTF_8);
-        return r;
+        return TestProcess.of(cmd).in(dir).env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("HOME", gitHome.toString()).env("XDG_CONFIG_HOME", gitHome.toString())
+                .stdin(stdin == null ? "" : stdin).timeout(120).run();
     }
 
     // ---------------------------------------------------------------------------------------------------------------

@@ -96,9 +96,11 @@ public final class LibC {
 
     /**
      * syscall(2) for a call taking a descriptor, a buffer and its length ({@code getdents64}); the number of bytes
-     * read, 0 at the end.
+     * read, 0 at the end, -1 and errno on failure. The buffer is native ({@code com.sun.jna.Memory}): JNA's direct
+     * mapping copies a {@code byte[]} argument in before the call and out after it, whole, whatever the call wrote (a
+     * 64 KiB getdents64 buffer cost 128 KiB of copying per call); the caller copies out only what was written.
      */
-    public static native long syscall(long number, int fd, byte[] buffer, long length) throws LastErrorException;
+    public static native long syscall(long number, int fd, Pointer buffer, long length);
 
     /** close(2); -1 and errno on failure (callers close descriptors they own, where nothing can be lost). */
     public static native int close(int fd);

@@ -64,6 +64,8 @@ public final class LinuxAbi {
     public static final int AT_FDCWD = -100;
     /** The descriptor itself when the path is empty. */
     public static final int AT_EMPTY_PATH = 0x1000;
+    /** Do not follow a final symbolic link (statx, fstatat): the link itself. */
+    public static final int AT_SYMLINK_NOFOLLOW = 0x100;
     /** Apply to the whole mount subtree (open_tree, mount_setattr). */
     public static final int AT_RECURSIVE = 0x8000;
 
