@@ -4,6 +4,9 @@
 # exec keeps the pid: `ralon run` later execve()s the command in this same process.
 # -XX:-MaxFDLimit: HotSpot otherwise raises RLIMIT_NOFILE's soft limit, which the command would inherit.
 # SerialGC and C1 only: a short-lived CLI wants fast start, not peak throughput.
+# -XX:-UsePerfData: no hsperfdata file (/tmp/hsperfdata_<user>/<pid>, 32 KB, mapped at start) for jps/jstat, which
+# nobody attaches to a CLI; under `ralon run` that file outlived the JVM (execve: no exit handler; checked: it stays
+# while the command runs).
 # jna.platform.library.path: otherwise JNA forks `/sbin/ldconfig -p` at every start to build a search path it does not
 # need (only libc is used). --enable-native-access: JDK 22+ warns about JNA's native access without it; JDK 17 accepts
 # the flag.
@@ -52,7 +55,7 @@ elif [ -d "$jp" ] || [ ! -x "$jp" ]; then ralon_nojava "$jfrom: $jp is not an ex
 RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
 # The JVM options of every start, and of the AOT training run that must match them (the mount stage's JVM uses the same
 # list: MountLaunch.STAGE_JVM_OPTIONS).
-ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -Xss1m"
+ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfData -Xss1m"
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
 # on first use for this executable and this java, then mapped at every start (about half the start-up time). On JDK 25
 # and later the builder makes an ahead-of-time cache instead (JEP 483/514/515: -XX:AOTCacheOutput on a training run;

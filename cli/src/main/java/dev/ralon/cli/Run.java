@@ -28,9 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -53,26 +51,6 @@ final class Run {
     private Run() {
     }
 
-    /**
-     * Starts JNA's class initialisation (loading its native library, 30-40 ms, docs/performance.md) on a daemon thread,
-     * so that it overlaps reading and walking the policy on the calling thread: every run needs JNA (the exec, and the
-     * backends' system calls). Nothing depends on this thread: the first use of JNA on the calling thread waits for
-     * the initialisation, or does it, as the JVM's class-initialisation lock guarantees (JLS 12.4.2). A failure here is
-     * ignored: the same failure recurs where JNA is used, and is reported there. The thread ends with the JVM or is
-     * gone at execve(2), which keeps only the calling thread.
-     */
-    static void initialiseJnaInBackground() {
-        Thread t = new Thread(() -> {
-            try {
-                Class.forName("com.sun.jna.Native", true, Run.class.getClassLoader());
-            } catch (Throwable e) {
-                // reported where JNA is used
-            }
-        }, "ralon-jna-init");
-        t.setDaemon(true);
-        t.start();
-    }
-
     /** Runs {@code request}: returns only for {@code --dry-run}; otherwise becomes the command or throws a refusal. */
     static int execute(RunRequest request, PrintWriter out, PrintWriter err) throws IOException {
         List<String> command = request.command();
@@ -84,7 +62,7 @@ final class Run {
         if (json && !dryRun) {
             throw CliException.error("--json goes with --dry-run");
         }
-        initialiseJnaInBackground();
+        RunHeadStart headStart = RunHeadStart.start(request.backend());
         PolicySet policies = PolicyOption.load(request.policy());
         if (request.createAgentState() && !dryRun && System.getenv("HOME") != null) {
             for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
@@ -96,7 +74,7 @@ final class Run {
         ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = PolicyOption.leftOutNote(request.policy());
 
-        Enforcers enforcers = Backends.discover();
+        Enforcers enforcers = headStart.enforcers();
         for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
@@ -133,7 +111,7 @@ final class Run {
 
         if (dryRun) {
             if (json) {
-                Map<String, Object> doc = planJson(enforcer, chosen, set, plan, admission);
+                Map<String, Object> doc = DryRunReport.json(enforcer, chosen, set, plan, admission);
                 doc.put("policies", policies.files().stream().map(Path::toString).toList());
                 doc.put("policyReplacedDiscovery", policies.isExplicit());
                 doc.put("passedOver", choice.passedOver());
@@ -155,7 +133,7 @@ final class Run {
                 for (String g : gitNotes) {
                     extra.add("warning: " + g);
                 }
-                printPlan(out, enforcer, chosen, set, policies, plan, admission, extra);
+                DryRunReport.print(out, enforcer, chosen, set, policies, plan, admission, extra);
                 Baseline.print(out, baseline, enforcer.name());
             }
             out.flush();
@@ -239,99 +217,6 @@ final class Run {
             throw CliException.error(e.getMessage());
         }
         throw new IllegalStateException("execve returned");
-    }
-
-    static void printPlan(PrintWriter out, dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, PolicySet policies, Plan plan, Admission admission, List<String> extra) {
-        List<String> refusals = admission.reasons();
-        out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
-        for (Path file : policies.files()) { // every file in force, farthest first
-            out.println("policy: " + file);
-        }
-        out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
-        out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
-        out.println("protected paths (" + set.paths().size() + "):");
-        for (ProtectedPath p : set.paths()) {
-            out.println("  " + p.path() + "  [" + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
-        }
-        out.println("steps (" + plan.steps().size() + "):");
-        for (Plan.Step s : plan.steps()) {
-            out.println("  " + s);
-        }
-        if (!plan.createRestricted().isEmpty()) {
-            out.println("directories where nothing can be created, removed or renamed while it runs ("
-                    + plan.createRestricted().size() + "):");
-            for (Path d : plan.createRestricted()) {
-                out.println("  " + d);
-            }
-        }
-        List<String> warnings = new ArrayList<>(set.warnings());
-        warnings.addAll(plan.warnings());
-        for (String w : warnings) {
-            out.println("warning: " + w);
-        }
-        for (String x : extra) {
-            out.println(x);
-        }
-        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
-        if (notCreateProtected != null) {
-            out.println(notCreateProtected);
-        }
-        for (String r : refusals) {
-            out.println("cannot enforce: " + r);
-        }
-        out.println(refusals.isEmpty() ? "verdict: enforceable" : "verdict: NOT enforceable");
-    }
-
-    static Map<String, Object> planJson(dev.ralon.enforcer.spi.Enforcer enforcer, Backends.Probed chosen,
-                                        ProtectedSet set, Plan plan, Admission admission) {
-        List<String> refusals = admission.reasons();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("format", Json.FORMAT);
-        doc.put("backend", enforcer.name());
-        doc.put("probe", chosen.probe().detail());
-        doc.put("policy", set.policyFile().toString());
-        doc.put("root", set.root().toString());
-        doc.put("enforceable", refusals.isEmpty());
-        doc.put("guarantees", ids(enforcer.guarantees()));
-        doc.put("notGuaranteed", ids(Backends.notDeclared(enforcer)));
-        Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
-        admission.refusals().forEach(r -> missing.addAll(r.lost()));
-        doc.put("missing", ids(missing));
-        List<Object> paths = new ArrayList<>();
-        for (ProtectedPath p : set.paths()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("path", p.path().toString());
-            m.put("kind", p.kind().name().toLowerCase(Locale.ROOT));
-            m.put("reasons", p.reasons());
-            paths.add(m);
-        }
-        doc.put("protected", paths);
-        List<Object> steps = new ArrayList<>();
-        for (Plan.Step s : plan.steps()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("action", s.action());
-            m.put("path", s.path() == null ? null : s.path().toString());
-            m.put("detail", s.detail());
-            steps.add(m);
-        }
-        doc.put("steps", steps);
-        doc.put("createRestricted", plan.createRestricted().stream().map(Path::toString).toList());
-        List<String> warnings = new ArrayList<>(set.warnings());
-        warnings.addAll(plan.warnings());
-        doc.put("warnings", warnings);
-        doc.put("refusals", refusals);
-        List<Object> uncovered = new ArrayList<>();
-        for (Plan.Refusal r : admission.refusals()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("path", r.path() == null ? null : r.path().toString());
-            m.put("reason", r.reason());
-            m.put("lost", ids(r.lost()));
-            uncovered.add(m);
-        }
-        doc.put("refusalDetails", uncovered);
-        doc.put("notProtectedAgainstCreation", admission.notCreateProtected().stream().map(Path::toString).toList());
-        return doc;
     }
 
     /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */

@@ -127,6 +127,24 @@ class PluginsE2ETest {
         assertEquals("test-plugin", lines.get(3));
     }
 
+    /**
+     * run probes the built-in backends early, on a thread of its own while the policy loads (RunHeadStart), but a
+     * plugin's probe runs where it always ran: once, on the main thread, chosen by rank or pinned.
+     */
+    @Test
+    void aPluginsProbeRunsOnceAndOnTheMainThread() throws Exception {
+        plugin("counted.jar", PluginEnforcers.CountsProbes.class);
+        Path log = dir.resolve("probes.log");
+        Map<String, String> env = Map.of("RALON_CDS", "0", "RALON_TEST_PROBE_LOG", log.toString());
+        for (List<String> args : List.of(List.of("run", "--", "true"), List.of("run", "--backend", "test-counted", "--", "true"))) {
+            Result r = ralon(env, args.toArray(String[]::new));
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.err().contains("via the test-counted backend"), r.err());
+            assertEquals(List.of("main"), Files.readAllLines(log), "the plugin's probe calls for " + args);
+            Files.delete(log);
+        }
+    }
+
     @Test
     void brokenJarsAreReportedInOneLineEachAndEveryOtherBackendKeepsWorking() throws Exception {
         String good = PluginEnforcers.Good.class.getName();

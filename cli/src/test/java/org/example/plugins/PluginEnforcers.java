@@ -98,6 +98,34 @@ public final class PluginEnforcers {
         }
     }
 
+    /**
+     * Ranked above every built-in backend, so {@code run} without {@code --backend} chooses it; each probe appends the
+     * name of the thread it ran on to the file named by {@code RALON_TEST_PROBE_LOG}.
+     */
+    public static final class CountsProbes extends Base {
+        @Override
+        public String name() {
+            return "test-counted";
+        }
+
+        @Override
+        public int rank() {
+            return 400;
+        }
+
+        @Override
+        public Probe probe() {
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(System.getenv("RALON_TEST_PROBE_LOG")),
+                        Thread.currentThread().getName() + "\n", java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            } catch (java.io.IOException e) {
+                return Probe.unavailable("cannot log the probe: " + e.getMessage(), "");
+            }
+            return super.probe();
+        }
+    }
+
     /** A plugin jar trying to take a built-in name from a class under dev.ralon is built by the test itself. */
     public static final class NotAnEnforcer {
     }

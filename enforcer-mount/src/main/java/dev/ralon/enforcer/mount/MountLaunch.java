@@ -22,7 +22,7 @@ final class MountLaunch {
      * the JVM's report of an archive it could not use is off.
      */
     static final List<String> STAGE_JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-Xss1m",
+            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-XX:-UsePerfData", "-Xss1m",
             "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
     /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
     static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
