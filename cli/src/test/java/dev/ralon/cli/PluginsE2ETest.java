@@ -136,9 +136,10 @@ class PluginsE2ETest {
         plugin("counted.jar", PluginEnforcers.CountsProbes.class);
         Path log = dir.resolve("probes.log");
         Map<String, String> env = Map.of("RALON_CDS", "0", "RALON_TEST_PROBE_LOG", log.toString());
-        for (List<String> args : List.of(List.of("run", "--", "true"), List.of("run", "--backend", "test-counted", "--", "true"))) {
-            Result r = ralon(env, args.toArray(String[]::new));
-            assertEquals(0, r.exit(), r.err());
+        for (List<String> args : List.of(List.of("run", "--", "true"),
+                List.of("run", "--backend", "test-counted", "--", "true"))) {
+            ProcessResult r = ralon(env, args.toArray(String[]::new));
+            assertEquals(0, r.code(), r.err());
             assertTrue(r.err().contains("via the test-counted backend"), r.err());
             assertEquals(List.of("main"), Files.readAllLines(log), "the plugin's probe calls for " + args);
             Files.delete(log);
