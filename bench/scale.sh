@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scale benchmark (issue 20): how the walk and the planners grow with the tree. Whole processes, each against
+# The scale benchmark: how the walk and the planners grow with the tree. Whole processes, each against
 # `find . -name '*.pem'` on the same tree in the same run (this machine may be shared: compare ratios, not seconds).
 #
 #   bench/scale.sh [--sizes "10000 100000 1000000"] [--runs N] [--out FILE] [--ralon EXECUTABLE] [--smoke]

@@ -51,8 +51,8 @@ public final class Fixtures {
     /**
      * N files, 20 per directory, in N/20 leaf directories three levels deep ({@code t<a>/s<b>/d<c>/f<k>.txt}), one
      * file in 80 a {@code .pem} (1.25%), plus {@code config/} (5 files) and {@code .github/workflows/ci.yml}: the
-     * shape of issue 20's measurement, where only the size grows. Leaves are spread over 20 top directories of up
-     * to 50 middle ones, so the fan-out stays realistic at a million files.
+     * shape of the scale measurement (docs/performance.md), where only the size grows. Leaves are spread over 20
+     * top directories of up to 50 middle ones, so the fan-out stays realistic at a million files.
      */
     static void scale(Path dir, int n) throws IOException {
         int dirs = Math.max(1, n / 20);

@@ -103,7 +103,7 @@ class KitSelfTest {
     }
 
     /**
-     * Issue 15's broken enforcer: read-only binds whose command keeps the capabilities of the namespace that owns them
+     * The known-broken enforcer: read-only binds whose command keeps the capabilities of the namespace that owns them
      * passes every ordinary attack, and fails exactly the mount-table attacks made directly in the sandbox.
      */
     @Test
