@@ -65,6 +65,11 @@ public final class Backends {
     public record Probed(Enforcer enforcer, Probe probe) {
     }
 
+    /** A probe's refusal as every refusal here words it: the detail, then the fix in brackets when there is one. */
+    private static String whyNot(Probe p) {
+        return p.detail() + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")");
+    }
+
     /**
      * The backend {@code run} uses: the pinned one when {@code pinned} is set (refused, exit 2, when unknown or
      * unavailable), else the available backend of highest rank above 0 (noop is never chosen by itself).
@@ -74,8 +79,7 @@ public final class Backends {
             Enforcer e = enforcers.byName(pinned).orElseThrow(() -> new HostException(unknownBackend(enforcers, pinned)));
             Probe p = safeProbe(e);
             if (!p.available()) {
-                throw new HostException("backend " + e.name() + " cannot enforce on this host: " + p.detail()
-                        + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
+                throw new HostException("backend " + e.name() + " cannot enforce on this host: " + whyNot(p));
             }
             return new Probed(e, p);
         }
@@ -88,7 +92,7 @@ public final class Backends {
             if (p.available()) {
                 return new Probed(e, p);
             }
-            why.add(e.name() + ": " + p.detail() + (p.fix().isEmpty() ? "" : " (fix: " + p.fix() + ")"));
+            why.add(e.name() + ": " + whyNot(p));
         }
         throw new HostException("no backend can enforce on this host"
                 + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")")
@@ -127,7 +131,7 @@ public final class Backends {
             }
             Probe probe = safeProbe(e);
             if (!probe.available()) {
-                why.add(e.name() + ": " + probe.detail() + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")"));
+                why.add(e.name() + ": " + whyNot(probe));
                 continue;
             }
             Plan plan;
