@@ -13,6 +13,7 @@ import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.host.Admission;
 import dev.ralon.host.AgentsUnderLandlock;
+import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
 import dev.ralon.host.ProtectedSets;
@@ -62,7 +63,7 @@ final class Run {
         if (json && !dryRun) {
             throw CliException.error("--json goes with --dry-run");
         }
-        RunHeadStart headStart = RunHeadStart.start(request.backend());
+        BackendSurvey survey = BackendSurvey.forRun(request.backend()); // what needs no policy, on other threads
         PolicySet policies = PolicyOption.load(request.policy());
         if (request.createAgentState() && !dryRun && System.getenv("HOME") != null) {
             for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
@@ -73,13 +74,16 @@ final class Run {
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = PolicyOption.leftOutNote(request.policy());
+        List<Baseline.Item> baselineItems = request.noBaseline() ? List.of()
+                : Baseline.items(expansion.policy().root(), System.getenv());
+        survey.plan(policySet, baselineItems); // the chosen backend's plans are made ahead from here
 
-        Enforcers enforcers = headStart.enforcers();
+        Enforcers enforcers = survey.enforcers();
         for (String problem : Backends.problems(enforcers)) {
             err.println("ralon: warning: " + problem);
         }
         Backends.Choice choice = Backends.choose(enforcers, request.backend(), policySet,
-                Warning.messages(expansion.incomplete(), expansion.naming()));
+                Warning.messages(expansion.incomplete(), expansion.naming()), survey::plan);
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
         // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
@@ -87,7 +91,7 @@ final class Run {
         Baseline.Applied baseline;
         try {
             baseline = request.noBaseline() ? null : Baseline.apply(enforcer, policySet, choice.plan(),
-                    Baseline.items(expansion.policy().root(), System.getenv()));
+                    baselineItems, survey.baselinePlan(enforcer, policySet));
         } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
             throw CliException.error(f.getMessage() + " (nothing was started)");
         }

@@ -2,6 +2,7 @@ package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
 import dev.ralon.host.PluginDirectory;
@@ -35,7 +36,7 @@ final class Status {
 
     /** Prints the status {@code request} asks for on {@code out}; returns the exit code (0). */
     static int execute(StatusRequest request, PrintWriter out) throws IOException {
-        BackendSurvey survey = BackendSurvey.start(); // the backends' probes and plans, beside the policy's walk
+        BackendSurvey survey = BackendSurvey.forStatus(); // the backends' probes and plans, beside the policy's walk
         PolicySet policies = PolicyOption.load(request.policy());
         WalkReader.install();
         Expansion exp = policies.expand(true);

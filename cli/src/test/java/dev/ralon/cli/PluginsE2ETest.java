@@ -128,7 +128,7 @@ class PluginsE2ETest {
     }
 
     /**
-     * run probes the built-in backends early, on a thread of its own while the policy loads (RunHeadStart), but a
+     * run probes the built-in backends early, on a thread of its own while the policy loads (BackendSurvey.forRun), but a
      * plugin's probe runs where it always ran: once, on the main thread, chosen by rank or pinned.
      */
     @Test

@@ -71,6 +71,28 @@ public final class Backends {
     }
 
     /**
+     * Whether {@link #choose} may take {@code e} when no backend is pinned: a rank above 0 (noop, rank 0, is never
+     * chosen by itself).
+     */
+    public static boolean candidate(Enforcer e) {
+        return e.rank() > 0;
+    }
+
+    /**
+     * The backends {@link #choose} considers when none is pinned, in its order: the {@link #candidate}s in discovery
+     * order (strongest first). It takes the first that is available (and, given a protected set, whose plan is made).
+     */
+    public static List<Enforcer> candidates(Enforcers enforcers) {
+        return enforcers.all().stream().filter(Backends::candidate).toList();
+    }
+
+    /** How {@link #choose} gets a backend's plan: {@code e.plan(set)}, or one made ahead ({@link BackendSurvey}). */
+    @FunctionalInterface
+    public interface Planner {
+        Plan plan(Enforcer e, ProtectedSet set);
+    }
+
+    /**
      * The backend {@code run} uses: the pinned one when {@code pinned} is set (refused, exit 2, when unknown or
      * unavailable), else the available backend of highest rank above 0 (noop is never chosen by itself).
      */
@@ -84,10 +106,7 @@ public final class Backends {
             return new Probed(e, p);
         }
         List<String> why = new ArrayList<>();
-        for (Enforcer e : enforcers.all()) {
-            if (e.rank() <= 0) {
-                continue;
-            }
+        for (Enforcer e : candidates(enforcers)) {
             Probe p = safeProbe(e);
             if (p.available()) {
                 return new Probed(e, p);
@@ -113,11 +132,17 @@ public final class Backends {
      * fails (a plugin's fault, isolated) is passed over, with its one line.
      */
     public static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete) {
+        return choose(enforcers, pinned, set, incomplete, Enforcer::plan);
+    }
+
+    /** {@link #choose(Enforcers, String, ProtectedSet, List)}, with each plan asked of {@code planner}. */
+    public static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete,
+                                Planner planner) {
         if (pinned != null) {
             Probed p = choose(enforcers, pinned);
             Plan plan;
             try {
-                plan = p.enforcer().plan(set);
+                plan = planner.plan(p.enforcer(), set);
             } catch (EnforcerFailure f) {
                 throw new HostException(f.getMessage() + " (nothing was started)");
             }
@@ -125,10 +150,7 @@ public final class Backends {
         }
         List<String> passedOver = new ArrayList<>();
         List<String> why = new ArrayList<>();
-        for (Enforcer e : enforcers.all()) {
-            if (e.rank() <= 0) {
-                continue;
-            }
+        for (Enforcer e : candidates(enforcers)) {
             Probe probe = safeProbe(e);
             if (!probe.available()) {
                 why.add(e.name() + ": " + whyNot(probe));
@@ -136,7 +158,7 @@ public final class Backends {
             }
             Plan plan;
             try {
-                plan = e.plan(set);
+                plan = planner.plan(e, set);
             } catch (EnforcerFailure f) {
                 passedOver.add(f.getMessage());
                 continue;

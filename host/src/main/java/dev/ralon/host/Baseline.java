@@ -115,6 +115,17 @@ public final class Baseline {
      * times (once when nothing must be dropped).
      */
     public static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items) {
+        return apply(enforcer, set, plan, items, null);
+    }
+
+    /**
+     * {@link #apply(Enforcer, ProtectedSet, Plan, List)}, where {@code withCandidates}, when not null, gives the plan it
+     * makes first, {@code enforcer.plan(}{@link #withCandidates}{@code (enforcer, set, items))}, made ahead (on another
+     * thread, {@link BackendSurvey}); it is asked only when there are candidates, and a failure it throws is thrown
+     * here as that plan() would throw it.
+     */
+    public static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items,
+                                java.util.function.Supplier<Plan> withCandidates) {
         List<Dropped> dropped = new ArrayList<>();
         if (enforcer.guarantees().isEmpty()) {
             for (Item i : items) {
@@ -122,23 +133,11 @@ public final class Baseline {
             }
             return new Applied(set, plan, List.of(), dropped);
         }
-        List<Item> candidates = new ArrayList<>();
-        for (Item i : items) {
-            ProtectedPath uncovered = i.paths().stream().filter(p -> p.kind() != ProtectedPath.Kind.MISSING
-                    && !enforcer.coveredKinds().contains(p.kind())).findFirst().orElse(null);
-            if (i.absent() && !enforcer.guarantees().contains(Guarantee.CREATE_MISSING)) {
-                dropped.add(new Dropped(i, ABSENT));
-            } else if (uncovered != null) { // host-side admission would refuse the run for it (Admission)
-                dropped.add(new Dropped(i, "backend " + enforcer.name() + " does not declare that it covers "
-                        + uncovered.path() + " (" + uncovered.kind().name().toLowerCase(java.util.Locale.ROOT) + ")"));
-            } else {
-                candidates.add(i);
-            }
-        }
+        List<Item> candidates = candidates(enforcer, items, dropped);
         if (candidates.isEmpty()) {
             return new Applied(set, plan, List.of(), dropped);
         }
-        Plan with = enforcer.plan(merge(set, candidates));
+        Plan with = withCandidates != null ? withCandidates.get() : enforcer.plan(merge(set, candidates));
         List<Plan.Refusal> newRefusals = new ArrayList<>(with.refusals());
         newRefusals.removeAll(plan.refusals());
         Set<Path> newRestricted = new HashSet<>(with.createRestricted());
@@ -179,6 +178,37 @@ public final class Baseline {
             return new Applied(set, plan, List.of(), dropped);
         }
         return new Applied(merge(set, kept), last, kept, dropped);
+    }
+
+    /**
+     * The set {@link #apply} plans first for {@code enforcer}: {@code set} with every item it can be asked to keep
+     * (absent ones only when it keeps {@link Guarantee#CREATE_MISSING}, none of a kind it does not declare it
+     * covers); null when there is none, or when it enforces nothing (then apply plans nothing).
+     */
+    public static ProtectedSet withCandidates(Enforcer enforcer, ProtectedSet set, List<Item> items) {
+        if (enforcer.guarantees().isEmpty()) {
+            return null;
+        }
+        List<Item> candidates = candidates(enforcer, items, new ArrayList<>());
+        return candidates.isEmpty() ? null : merge(set, candidates);
+    }
+
+    /** The items {@code enforcer} can be asked to keep; the others are added to {@code dropped}, with the reason. */
+    private static List<Item> candidates(Enforcer enforcer, List<Item> items, List<Dropped> dropped) {
+        List<Item> candidates = new ArrayList<>();
+        for (Item i : items) {
+            ProtectedPath uncovered = i.paths().stream().filter(p -> p.kind() != ProtectedPath.Kind.MISSING
+                    && !enforcer.coveredKinds().contains(p.kind())).findFirst().orElse(null);
+            if (i.absent() && !enforcer.guarantees().contains(Guarantee.CREATE_MISSING)) {
+                dropped.add(new Dropped(i, ABSENT));
+            } else if (uncovered != null) { // host-side admission would refuse the run for it (Admission)
+                dropped.add(new Dropped(i, "backend " + enforcer.name() + " does not declare that it covers "
+                        + uncovered.path() + " (" + uncovered.kind().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+            } else {
+                candidates.add(i);
+            }
+        }
+        return candidates;
     }
 
     /**

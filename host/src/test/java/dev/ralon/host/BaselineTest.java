@@ -199,6 +199,22 @@ class BaselineTest {
         String line = a.summary("restricting");
         assertTrue(line.contains("NOT protected by restricting: .git/config, .git/hooks (it would make "), line);
 
+        // a plan made ahead (BackendSurvey) for the set withCandidates gives: the same outcome, and the only plan apply
+        // asks for is that one (then the narrowed one)
+        ProtectedSet ahead = Baseline.withCandidates(landlockLike, set, items);
+        Plan aheadPlan = landlockLike.plan(ahead);
+        int[] asked = {0};
+        Baseline.Applied same = Baseline.apply(landlockLike, set, landlockLike.plan(set), items, () -> {
+            asked[0]++;
+            return aheadPlan;
+        });
+        assertEquals(1, asked[0]);
+        assertEquals(a.kept(), same.kept());
+        assertEquals(a.dropped(), same.dropped());
+        assertEquals(a.set(), same.set());
+        assertEquals(a.plan().createRestricted(), same.plan().createRestricted());
+        assertEquals(null, Baseline.withCandidates(landlockLike, set, List.of()), "no item: nothing to plan");
+
         // no create-missing: absent paths are out, and said
         Restricting noMissing = new Restricting(EnumSet.of(Guarantee.MODIFY_CONTENT));
         Baseline.Applied b = Baseline.apply(noMissing, set, noMissing.plan(set), items);
