@@ -27,6 +27,8 @@ final class LandlockApplier {
     private final Map<Path, Integer> dirFds = new HashMap<>();
     private final Map<Id, Path> forbidden = new HashMap<>();
     private int rulesetFd = -1;
+    /** One struct landlock_path_beneath_attr, filled anew for each rule (landlock_add_rule(2) reads it during the call). */
+    private final Memory ruleAttr = new Memory(12);
 
     LandlockApplier(LandlockEnforcer.Payload pl, long handled, int abi) {
         this.pl = pl;
@@ -179,10 +181,10 @@ final class LandlockApplier {
     }
 
     private void add(int fd, long rights, Path p) throws EnforcementException {
-        Memory attr = LinuxCalls.pathBeneathAttr(rights, fd);
+        LinuxCalls.pathBeneathAttr(ruleAttr, rights, fd);
         long rc = LibC.syscall(LinuxAbi.SYS_LANDLOCK_ADD_RULE, rulesetFd,
-            LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0L);
-        Reference.reachabilityFence(attr);
+            LinuxCalls.LANDLOCK_RULE_PATH_BENEATH, Pointer.nativeValue(ruleAttr), 0L);
+        Reference.reachabilityFence(ruleAttr);
         if (rc != 0) {
             throw fail("landlock_add_rule", p.toString());
         }

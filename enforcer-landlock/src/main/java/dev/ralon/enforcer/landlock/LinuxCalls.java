@@ -48,15 +48,26 @@ final class LinuxCalls {
         return Native.getLastError();
     }
 
+    /**
+     * The JVM's file-name charset: {@code sun.jnu.encoding}, which the JDK reads once at start (from LC_ALL, LC_CTYPE
+     * and LANG) and decodes every file name with; so it is looked up once here too, not for every name (a plan encodes
+     * or decodes one per sibling).
+     */
+    private static final Charset FILE_NAMES = fileNameCharsetOfThisJvm();
+
     /** Bytes of a file name as the kernel sees it, NUL-terminated for C. */
     static byte[] cString(String s) {
-        byte[] b = s.getBytes(fileNameCharset());
+        byte[] b = s.getBytes(FILE_NAMES);
         byte[] z = new byte[b.length + 1];
         System.arraycopy(b, 0, z, 0, b.length);
         return z;
     }
 
     static Charset fileNameCharset() {
+        return FILE_NAMES;
+    }
+
+    private static Charset fileNameCharsetOfThisJvm() {
         // The JDK decodes file names with sun.jnu.encoding; encode them back the same way.
         String enc = System.getProperty("sun.jnu.encoding");
         try {
@@ -160,7 +171,11 @@ final class LinuxCalls {
 
     /** struct landlock_path_beneath_attr is packed: __u64 allowed_access; __s32 parent_fd; = 12 bytes. */
     static Memory pathBeneathAttr(long allowedAccess, int parentFd) {
-        Memory m = new Memory(12);
+        return pathBeneathAttr(new Memory(12), allowedAccess, parentFd);
+    }
+
+    /** {@link #pathBeneathAttr(long, int)} written into {@code m} (12 bytes or more), which is returned. */
+    static Memory pathBeneathAttr(Memory m, long allowedAccess, int parentFd) {
         m.setLong(0, allowedAccess);
         m.setInt(8, parentFd);
         return m;
