@@ -186,8 +186,48 @@ case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
      RALON_LOCALE_FORCED=1; export RALON_LOCALE_FORCED
      LC_ALL=C.UTF-8; export LC_ALL ;;
 esac
+# `ralon run` whose backend may be mount (none named, or --backend mount; not --dry-run or --help): the JVM starts as
+# root of the mount backend's first user+mount namespace, and the binds are made in it, with no second JVM (the mount
+# backend's two routes: docs/architecture.md; the JVM checks the namespace itself: LauncherNamespace). First, the whole
+# chain the mount probe runs, with ids 0 (one fork, three execs, a few ms): where it fails (no user namespaces, a
+# seccomp filter, an unshare without --map-user) the JVM starts as usual and the backends decide as before, so this
+# never refuses anything. The unshare candidates are MountProbe's, in its order. Not when a plugin directory is beside
+# this file (host/PluginDirectory): a plugin may outrank mount, and its trust check compares owners, which a user
+# namespace maps (root's files show as the overflow uid there).
+# Every start's JVM options (split into words on purpose: each path in them was checked to hold no space or pattern).
+ralon_jvm="$ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
+ralon_may_mount() { # ARGS after "run"
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --) return 0 ;;
+      --backend=mount) ;;
+      --backend=*|--dry-run|--help|-h|--version|-V) return 1 ;;
+      --backend) [ "$2" = mount ] || return 1; shift ;;
+      --policy) shift ;;
+    esac
+    shift
+  done
+  return 0
+}
+ralon_userns=
+if [ "$1" = run ] && [ ! -e "${self%/*}/ralon-plugins" ] && [ ! -L "${self%/*}/ralon-plugins" ] && ralon_may_mount "$@"; then
+  for u in /usr/bin/unshare /bin/unshare /usr/sbin/unshare /sbin/unshare; do
+    if [ -f "$u" ] && [ -x "$u" ]; then
+      if "$u" --user --map-root-user --mount --propagation private -- \
+           "$u" --user --mount --map-user=0 --map-group=0 -- "$u" --version </dev/null >/dev/null 2>&1; then
+        ralon_userns=$u
+      fi
+      break
+    fi
+  done
+fi
+if [ -n "$ralon_userns" ]; then
+  # unshare execs java in this same process ($$ stays its pid: the JVM checks the property names itself). user.home:
+  # the JVM would otherwise take uid 0's home from the password file.
+  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm -Dralon.launcher.userns=$$ ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+fi
 if [ -n "$ralon_hook" ]; then
-  "$j" $ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  "$j" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?
   case $rc in
     10) exit 0 ;;
@@ -197,4 +237,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$j" $ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+exec "$j" $ralon_jvm $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"

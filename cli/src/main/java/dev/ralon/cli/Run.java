@@ -11,6 +11,7 @@ import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.host.Admission;
 import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
@@ -86,6 +87,13 @@ final class Run {
                 Warning.messages(expansion.incomplete(), expansion.naming()), survey::plan);
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
+        if (!dryRun && LauncherNamespace.current().isPresent() && !"mount".equals(enforcer.name())) {
+            // The launcher started this JVM as root of a user namespace, for the mount backend only (ralon.sh): another
+            // backend's command would run as uid 0 of that namespace instead of as the invoker.
+            throw CliException.error("the launcher started this run inside a user namespace for the mount backend,"
+                    + " but backend " + enforcer.name() + " was chosen; run `ralon run --backend " + enforcer.name()
+                    + " -- ...` (nothing was started)");
+        }
         // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
         // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
         Baseline.Applied baseline;

@@ -75,6 +75,7 @@ final class Train {
                     "dev.ralon.enforcer.spi.exec.LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
                     "dev.ralon.enforcer.spi.exec.LinuxAbi", "dev.ralon.enforcer.spi.exec.Errno",
                     "dev.ralon.enforcer.spi.KernelInterfaces",
+                    "dev.ralon.enforcer.spi.exec.LauncherNamespace", "dev.ralon.enforcer.spi.exec.LauncherNamespace$Ids",
                     "dev.ralon.enforcer.mount.StandardDescriptors", "dev.ralon.enforcer.landlock.LandlockApplier",
                     "com.sun.jna.StringArray", "com.sun.jna.NativeString", "com.sun.jna.NativeString$StringMemory",
                     "com.sun.jna.Function$PostCallRead", "com.sun.jna.LastErrorException",

@@ -30,27 +30,22 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class StandardDescriptorsE2ETest {
     static final String SECRET = "s3cret\nline2\n";
+    static ReadableExecutable fixture;
     static Path base;
     static Path exe;
     static Path home;
 
     @BeforeAll
     static void setUp() throws Exception {
-        String ralon = System.getProperty("ralon.executable");
-        if (ralon == null) {
-            fail("system property ralon.executable is not set: run through Maven (mvn verify)");
-        }
-        base = Files.createTempDirectory(Path.of("/tmp"), "ralon-fd-");
-        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-        exe = Files.copy(Path.of(ralon), base.resolve("ralon"));
-        Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
-        home = Files.createDirectories(base.resolve("home"));
-        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxrwx"));
+        fixture = ReadableExecutable.create("ralon-fd-");
+        base = fixture.base();
+        exe = fixture.exe();
+        home = fixture.home();
     }
 
     @AfterAll
     static void tearDown() throws Exception {
-        sh(false, base, "rm -rf --one-file-system " + base);
+        fixture.delete();
     }
 
     static boolean root() throws Exception {
@@ -128,7 +123,7 @@ class StandardDescriptorsE2ETest {
                     assertEquals(before, state(p), "the attack got through the mount backend: " + r.out());
                     if (c.refused()) {
                         assertEquals(2, r.code(), r.out());
-                        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("ralon: mount backend: ")
+                        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("ralon: backend mount: ")
                                 && l.contains("refusing")), r.out());
                     }
                 }));

@@ -69,10 +69,12 @@ public final class ConformanceKit {
     private final int uid;
     private final int timeoutSeconds;
     private final ClassLoader loader;
+    private final boolean launcherNamespace;
 
     private ConformanceKit(Builder b) {
         this.name = b.name;
         this.uid = b.uid;
+        this.launcherNamespace = b.launcherNamespace;
         this.timeoutSeconds = b.timeoutSeconds;
         this.loader = b.loader;
     }
@@ -88,6 +90,7 @@ public final class ConformanceKit {
         private int uid = KitHost.currentUid();
         private int timeoutSeconds = 240;
         private ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        private boolean launcherNamespace;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -102,6 +105,17 @@ public final class ConformanceKit {
         /** Runs as uid 65534 (nobody), the unprivileged user CI runs the kit as (needs root). */
         public Builder asNobody() {
             return asUser(NOBODY);
+        }
+
+        /**
+         * Starts the host JVM as Ralon's launcher starts {@code ralon run}: as root of a fresh user and mount namespace
+         * that names it ({@code ralon.sh}; {@link dev.ralon.enforcer.spi.exec.LauncherNamespace}), so that Ralon's
+         * mount backend makes its binds in the host JVM instead of in its stage. For Ralon's own tests of that route;
+         * a third-party enforcer has no use for it.
+         */
+        public Builder inLauncherNamespace() {
+            this.launcherNamespace = true;
+            return this;
         }
 
         /** Limit for one sandboxed run. Default 240 s. */
@@ -179,7 +193,7 @@ public final class ConformanceKit {
     public synchronized Report run() {
         if (report == null) {
             try {
-                report = new KitExecution(name, uid, timeoutSeconds, loader).execute();
+                report = new KitExecution(name, uid, timeoutSeconds, loader, launcherNamespace).execute();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -34,8 +34,10 @@ import java.util.stream.Collectors;
  * @param uid            the user the sandboxed command runs as
  * @param timeoutSeconds limit for one sandboxed run
  * @param loader         where the enforcer is found
+ * @param launcherNamespace the host JVM starts as the launcher starts it for {@code ralon run} (see
+ *                       {@link ConformanceKit.Builder#inLauncherNamespace()})
  */
-record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader) {
+record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader, boolean launcherNamespace) {
     /** The control runs under noop, one per user: the same for every backend tested in this JVM. */
     private static final Map<Integer, KitRun.Recording> CONTROLS = new ConcurrentHashMap<>();
 
@@ -58,7 +60,7 @@ record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader
         // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
         // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
         boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
-        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked);
+        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked).inLauncherNamespace(launcherNamespace);
         KitRun.Recording result;
         Set<Path> createRestricted;
         String planProblem;

@@ -95,6 +95,7 @@ final class KitRun {
     private final Path proj;
     private final Path home;
     private final Path free;
+    private boolean launcherNamespace;
 
     KitRun(String backend, int uid, String classpath, boolean includeMissing) throws IOException {
         this(backend, uid, classpath, includeMissing, true);
@@ -111,6 +112,12 @@ final class KitRun {
         this.proj = project.proj;
         this.home = project.home;
         this.free = project.free;
+    }
+
+    /** Whether the host JVM starts as the launcher starts it for {@code ralon run} (ConformanceKit.Builder). */
+    KitRun inLauncherNamespace(boolean inIt) {
+        this.launcherNamespace = inIt;
+        return this;
     }
 
     List<Case> cases() {
@@ -163,6 +170,13 @@ final class KitRun {
         List<String> ralon = new ArrayList<>(AttackScript.javaCommand(home, MAIN));
         ralon.add(1, "-XX:-MaxFDLimit");
         ralon.set(ralon.indexOf("@CP@"), classpath);
+        if (launcherNamespace) {
+            // as ralon.sh does for `ralon run`: unshare execs the JVM in the same process, named by its pid ($$)
+            List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "j=$1; shift; exec unshare --user"
+                    + " --map-root-user --mount --propagation private -- \"$j\" -Dralon.launcher.userns=$$ \"$@\"", "sh"));
+            wrapped.addAll(ralon);
+            ralon = wrapped;
+        }
         cmd.addAll(KitHost.asUser(uid, ralon));
         cmd.addAll(List.of("run", "--backend", backend, "--", "/bin/sh", scriptFile.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(proj.toFile())

@@ -33,6 +33,17 @@ class OurBackendsConformanceTest {
         return ConformanceKit.forEnforcer("mount").asNobody().build().tests();
     }
 
+    /** The mount backend's route without a stage: the host JVM started in the first namespace, as ralon.sh does. */
+    @TestFactory
+    Stream<DynamicNode> mountInLauncherNamespace() {
+        return ConformanceKit.forEnforcer("mount").inLauncherNamespace().build().tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> mountInLauncherNamespaceAsNobody() {
+        return ConformanceKit.forEnforcer("mount").inLauncherNamespace().asNobody().build().tests();
+    }
+
     @TestFactory
     Stream<DynamicNode> landlock() {
         return ConformanceKit.forEnforcer("landlock").build().tests();

@@ -6,6 +6,7 @@ import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
 
 import java.io.File;
@@ -13,8 +14,20 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-/** The mount backend's launch: the plan file written, and the exec chain {@code unshare ... java MountStage ... -- CMD}. */
+/**
+ * The mount backend's launch, by one of two routes, the same binds and checks on both ({@link MountStage#setUp}):
+ * <ul>
+ *   <li><b>in this process</b>, when the launcher started this JVM as root of user namespace 1
+ *       ({@link LauncherNamespace#current()}): the binds are made here, and the launch is the last link,
+ *       {@code unshare --user --mount --map-user=UID --map-group=GID -- CMD}. No second JVM: the route every
+ *       {@code ralon run} started by the launcher takes (docs/performance.md);</li>
+ *   <li><b>through the stage</b> otherwise (a host not started by the launcher: the conformance kit, an embedding
+ *       program, a machine where the launcher's check of the chain failed): the plan file written, and the exec chain
+ *       {@code unshare ... java MountStage ... -- CMD}.</li>
+ * </ul>
+ */
 final class MountLaunch {
     /**
      * JVM options for the stage: {@code ralon_vm} of the launcher (cli/src/main/launcher/ralon.sh), which the archive or
@@ -46,6 +59,10 @@ final class MountLaunch {
         Path unshare = probe.unshare();
         if (!p.available() || unshare == null) {
             throw new EnforcementException("the mount backend is not available: " + p.detail());
+        }
+        Optional<LauncherNamespace.Ids> here = LauncherNamespace.current();
+        if (here.isPresent()) {
+            return inThisProcess(payload, command, unshare, here.get());
         }
         byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(LibC.getuid(), LibC.getgid(), command.cwd().toString(),
                 unshare.toString(), payload.entries()));
@@ -104,6 +121,25 @@ final class MountLaunch {
         argv.add(command.executable().toString());
         argv.addAll(command.argv().subList(1, command.argv().size()));
         return new Launch(unshare, argv, StageEnvironment.forStage(command.env(), System.getenv(Exec.ORIG_NOFILE_ENV)));
+    }
+
+    /**
+     * The route without a stage: this JVM is root of user namespace 1 already, so the binds are made here, and what
+     * is left to exec is the second namespace, which maps the invoker's own ids back (as the stage would).
+     */
+    private static Launch inThisProcess(MountEnforcer.Payload payload, Command command, Path unshare,
+            LauncherNamespace.Ids invoker) throws EnforcementException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(command.executable().toString());
+        cmd.addAll(command.argv().subList(1, command.argv().size()));
+        List<String> argv;
+        try {
+            argv = MountStage.setUp(new PlanFile.StagePlan(invoker.uid(), invoker.gid(), command.cwd().toString(),
+                    unshare.toString(), payload.entries()), cmd);
+        } catch (StageException e) {
+            throw new EnforcementException(e.getMessage());
+        }
+        return new Launch(unshare, argv, command.env());
     }
 
     private static String absoluteClasspath(String cp) {

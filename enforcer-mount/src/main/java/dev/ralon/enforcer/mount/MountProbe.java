@@ -1,6 +1,7 @@
 package dev.ralon.enforcer.mount;
 
 import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
 
 import java.io.File;
@@ -56,6 +57,12 @@ final class MountProbe {
         if (u == null) {
             return Probe.unavailable("util-linux unshare(1) was not found in /usr/bin, /bin or PATH",
                     "install util-linux 2.36 or later (apt-get install util-linux; dnf install util-linux-core)");
+        }
+        if (LauncherNamespace.current().isPresent()) {
+            // The launcher ran this very chain before it started this JVM inside namespace 1 (ralon.sh), with the
+            // unshare found in the same order; running it again would only repeat its answer.
+            unshare = u;
+            return Probe.available("user namespaces usable (" + u + ", Linux " + kernel + ")");
         }
         int uid = LibC.getuid();
         int gid = LibC.getgid();

@@ -20,6 +20,9 @@ import java.util.List;
  * The plan file ({@link PlanFile}) is read, deleted, and checked against the SHA-256 given in argv. Any failure prints
  * one line and exits {@value #EXIT_SETUP_FAILED} without starting the command: fail closed.
  *
+ * <p>This is the stage route, taken when the host JVM was not started in user namespace 1 (see
+ * {@link dev.ralon.enforcer.spi.exec.LauncherNamespace}); when it was, the host does {@link #setUp} itself.
+ *
  * <p>Kept deliberately small (this class, {@link PlanFile}, {@link Mounts}, {@link StandardDescriptors},
  * {@link StageEnvironment}, {@link Exec}, JNA): it is on every run's startup path.
  */
@@ -34,7 +37,8 @@ public final class MountStage {
         try {
             run(args);
         } catch (StageException | ExecException | RuntimeException e) {
-            System.err.println("ralon: mount backend: " + e.getMessage());
+            // worded as the host words the same failure on the route without a stage (Run: "backend NAME: ...")
+            System.err.println("ralon: backend mount: " + e.getMessage() + " (nothing was started)");
             System.err.flush();
             System.exit(EXIT_SETUP_FAILED);
         }
@@ -46,6 +50,17 @@ public final class MountStage {
             throw new StageException("usage: MountStage PLAN_FILE SHA256 -- EXECUTABLE [ARG...]");
         }
         PlanFile.StagePlan plan = PlanFile.readAndDelete(Path.of(args[0]), args[1]);
+        List<String> argv = setUp(plan, Arrays.asList(args).subList(3, args.length));
+        Exec.replaceProcess(Path.of(plan.unshare()), argv, StageEnvironment.forCommand(System.getenv()));
+    }
+
+    /**
+     * What this process does as root of user namespace 1, on either route (this stage, or the host JVM the launcher
+     * started in that namespace: {@link MountLaunch}): makes every bind of the plan and proves it in place, re-enters
+     * the working directory through the new mounts, secures descriptors 0-2, and returns the argv of the last link,
+     * {@code unshare --user --mount --map-user=UID --map-group=GID -- COMMAND...}, for the caller to exec.
+     */
+    static List<String> setUp(PlanFile.StagePlan plan, List<String> command) throws StageException {
         Mounts.mountAll(plan.entries());
         Mounts.verifyAll(plan.entries());
         // The working directory was resolved before the binds: it still names the old (unprotected) mounts. Resolve
@@ -65,7 +80,7 @@ public final class MountStage {
         argv.add("--map-user=" + Integer.toUnsignedString(plan.uid()));
         argv.add("--map-group=" + Integer.toUnsignedString(plan.gid()));
         argv.add("--");
-        argv.addAll(Arrays.asList(args).subList(3, args.length));
-        Exec.replaceProcess(Path.of(plan.unshare()), argv, StageEnvironment.forCommand(System.getenv()));
+        argv.addAll(command);
+        return argv;
     }
 }

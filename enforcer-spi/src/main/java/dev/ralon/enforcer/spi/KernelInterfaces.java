@@ -1,6 +1,5 @@
 package dev.ralon.enforcer.spi;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -58,12 +57,12 @@ public final class KernelInterfaces {
         return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
     }
 
-    /** Whether this process's real uid is 0. */
+    /**
+     * Whether the invoker is root: this process's real uid is 0, or, when the launcher started it inside the mount
+     * backend's namespace (where it is uid 0 whoever invoked it), the invoker's uid outside is 0
+     * ({@link dev.ralon.enforcer.spi.exec.LauncherNamespace#invokerIsRoot()}).
+     */
     public static boolean runningAsRoot() {
-        try {
-            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
-        } catch (IOException | RuntimeException e) {
-            return "root".equals(System.getProperty("user.name"));
-        }
+        return dev.ralon.enforcer.spi.exec.LauncherNamespace.invokerIsRoot();
     }
 }

@@ -1,0 +1,155 @@
+package dev.ralon.cli;
+
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.Requirements;
+import dev.ralon.testsupport.TestProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The mount backend's two routes through the real executable: the launcher starts {@code ralon run}'s JVM as root of
+ * the first namespace and the binds are made in that JVM; with a plugin directory beside the executable it does not,
+ * and the stage (a second JVM) makes them. On both, the attack is made for real inside and the file read from outside,
+ * the command runs as the invoking user, and which route ran is read from the host JVM's class-load log (only the
+ * route without a stage loads {@code Mounts} there). Also: where the launcher cannot create the namespaces, nothing is
+ * refused (the JVM starts as usual and the backends decide), and a property naming the namespace is not taken on trust.
+ */
+class MountRoutesE2ETest {
+    static final String SECRET = "s3cret\n";
+    static final String ATTACK = "echo pwned > secret.txt; echo pwned >> secret.txt; rm -f secret.txt;"
+            + " mv secret.txt moved.txt; id -u";
+    static ReadableExecutable fixture;
+    static Path base;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        fixture = ReadableExecutable.create("ralon-routes-");
+        base = fixture.base();
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        fixture.delete();
+    }
+
+    /** Runs {@code script} with /bin/sh in {@code dir}, as uid 65534 when {@code nobody}; stdout and stderr apart. */
+    static ProcessResult sh(boolean nobody, Path dir, String script) throws IOException {
+        List<String> cmd = List.of("/bin/sh", "-c", script);
+        return TestProcess.of(nobody ? TestProcess.asUser(TestProcess.NOBODY, cmd) : cmd).in(dir)
+                .env("HOME", fixture.home().toString()).stdin("").timeout(120).run();
+    }
+
+    static Path project(String name, boolean nobody) throws Exception {
+        Path p = Files.createDirectories(base.resolve(name));
+        Files.writeString(p.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+        Files.writeString(p.resolve("secret.txt"), SECRET);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxrwxrwx"));
+        if (nobody) {
+            sh(false, base, "chown -R 65534:65534 '" + p + "'");
+        }
+        return p;
+    }
+
+    static void requireMount(boolean nobody) throws Exception {
+        if (nobody) {
+            Requirements.requireRoot("uid 65534 needs setpriv as root");
+        }
+        ProcessResult chain = sh(nobody, base, "unshare --user --map-root-user --mount --propagation private --"
+                + " unshare --user --mount --map-user=0 --map-group=0 -- true");
+        Requirements.require(chain.code() == 0, "nested unprivileged user and mount namespaces (the mount backend): "
+                + chain.err());
+    }
+
+    /** Runs the attack through {@code executable} with the host JVM's class loading logged; returns the result. */
+    static ProcessResult attack(boolean nobody, Path p, Path executable, String backendOption) throws IOException {
+        Path log = p.resolve("classes.log");
+        return sh(nobody, p, "RALON_JAVA_OPTS='-Xlog:class+load:file=" + log + "' exec " + executable + " run "
+                + backendOption + " -- sh -c '" + ATTACK + "'");
+    }
+
+    static String expectedUid(boolean nobody) throws IOException {
+        return nobody ? "65534" : sh(false, base, "id -u").out().trim();
+    }
+
+    static boolean hostJvmMadeTheBinds(Path p) throws IOException {
+        return Files.readString(p.resolve("classes.log")).contains(" dev.ralon.enforcer.mount.Mounts ");
+    }
+
+    @ParameterizedTest(name = "as uid 65534: {0}")
+    @ValueSource(booleans = {false, true})
+    void theLauncherStartsTheJvmInTheNamespaceAndItMakesTheBinds(boolean nobody) throws Exception {
+        requireMount(nobody);
+        for (String backend : List.of("--backend mount", "")) {
+            Path p = project((nobody ? "n" : "s") + "-inhost" + backend.length(), nobody);
+            ProcessResult r = attack(nobody, p, fixture.exe(), backend);
+            assertEquals(0, r.code(), r.err());
+            assertEquals(SECRET, Files.readString(p.resolve("secret.txt")), "the attack got through: " + r.err());
+            assertFalse(Files.exists(p.resolve("moved.txt")), r.err());
+            assertEquals(expectedUid(nobody), r.out().strip(), "the command must run as the invoking user");
+            assertTrue(r.err().contains("locked via the mount backend"), r.err());
+            assertTrue(hostJvmMadeTheBinds(p), "'" + backend + "': the binds were not made in the host JVM (the"
+                    + " launcher did not start it in the namespace)");
+        }
+    }
+
+    @ParameterizedTest(name = "as uid 65534: {0}")
+    @ValueSource(booleans = {false, true})
+    void withAPluginDirectoryBesideTheExecutableTheStageMakesTheBinds(boolean nobody) throws Exception {
+        requireMount(nobody);
+        Path dir = Files.createDirectories(base.resolve((nobody ? "n" : "s") + "-plugged"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path copy = Files.copy(fixture.exe(), dir.resolve("ralon"));
+        Path plugins = Files.createDirectories(dir.resolve("ralon-plugins"));
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path p = project((nobody ? "n" : "s") + "-stage", nobody);
+        ProcessResult r = attack(nobody, p, copy, "--backend mount");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(SECRET, Files.readString(p.resolve("secret.txt")), "the attack got through: " + r.err());
+        assertEquals(expectedUid(nobody), r.out().strip(), "the command must run as the invoking user");
+        assertFalse(hostJvmMadeTheBinds(p), "with a plugin directory the launcher must leave the binds to the stage");
+    }
+
+    /**
+     * Inside a user namespace whose limit of nested user namespaces is 0 (user_namespaces(7): the user.max_* sysctls
+     * are per user namespace), the launcher's check of the chain fails: the JVM starts as usual, the mount probe says
+     * why, and the run goes on under landlock, protected all the same.
+     */
+    @Test
+    void whereTheNamespacesCannotBeMadeTheLauncherRefusesNothing() throws Exception {
+        Requirements.require(sh(false, base, "unshare --user --map-root-user true").code() == 0,
+                "unprivileged user namespaces");
+        Path p = project("no-userns", false);
+        ProcessResult r = sh(false, p, "exec unshare --user --map-root-user sh -c 'echo 0 >"
+                + " /proc/sys/user/max_user_namespaces && exec " + fixture.exe() + " run -- sh -c \"echo pwned > secret.txt\"'");
+        assertEquals(SECRET, Files.readString(p.resolve("secret.txt")), "the attack got through: " + r.err());
+        assertTrue(r.err().contains("locked via the landlock backend"), r.err());
+        assertFalse(r.err().contains("inside a user namespace for the mount backend"), r.err());
+    }
+
+    /**
+     * The property by which the launcher names the process it started in the namespace is checked against the kernel:
+     * set by hand on a JVM that is not in such a namespace (even with the right pid), it changes nothing.
+     */
+    @Test
+    void aPropertyNamingTheNamespaceIsNotTakenOnTrust() throws Exception {
+        Path p = project("fake", false);
+        ProcessResult r = sh(false, p, "RALON_JAVA_OPTS=\"-Dralon.launcher.userns=$$\" exec " + fixture.exe()
+                + " run --backend noop -- true");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(r.err().contains("inside a user namespace"), r.err());
+    }
+}
