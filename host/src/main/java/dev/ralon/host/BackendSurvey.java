@@ -68,12 +68,15 @@ public final class BackendSurvey {
         }
     }
 
+    /** For run: {@link #enforcers()} waits for the probes too, so that the choice reads their answers. */
+    private final boolean run;
     private final CompletableFuture<Enforcers> enforcers = new CompletableFuture<>();
     private final CompletableFuture<List<Ahead>> surveyed = new CompletableFuture<>();
     private final CompletableFuture<Inputs> inputs = new CompletableFuture<>();
     private final CompletableFuture<Boolean> nativeLoaded = new CompletableFuture<>();
 
-    private BackendSurvey() {
+    private BackendSurvey(boolean run) {
+        this.run = run;
     }
 
     /**
@@ -81,7 +84,7 @@ public final class BackendSurvey {
      * backend's plans and baseline follow once {@link #plan} has given the set.
      */
     public static BackendSurvey forStatus() {
-        BackendSurvey s = new BackendSurvey();
+        BackendSurvey s = new BackendSurvey(false);
         s.loadNative();
         daemon("ralon-discovery", () -> s.discover(found -> {
             List<Ahead> all = new ArrayList<>();
@@ -100,7 +103,7 @@ public final class BackendSurvey {
      * probes the choice will ask, then the plans of the backend it will take (see the class doc).
      */
     public static BackendSurvey forRun(String pinned) {
-        BackendSurvey s = new BackendSurvey();
+        BackendSurvey s = new BackendSurvey(true);
         s.loadNative();
         daemon("ralon-discovery", () -> s.discover(found -> {
             List<Ahead> asked = new ArrayList<>();
@@ -148,7 +151,12 @@ public final class BackendSurvey {
 
     /** Starts JNA's and LibC's initialisation on a thread, java.util.logging's beside it (see the class doc). */
     private void loadNative() {
-        daemon("ralon-logging", java.util.logging.LogManager::getLogManager);
+        daemon("ralon-logging", () -> {
+            try {
+                java.util.logging.LogManager.getLogManager();
+            } catch (Throwable e) { // JNA's Native meets it again, on the thread that reports it
+            }
+        });
         daemon("ralon-native", () -> {
             try {
                 Class.forName("com.sun.jna.Native", true, BackendSurvey.class.getClassLoader());
@@ -182,23 +190,31 @@ public final class BackendSurvey {
         }
         if (status) {
             plan(a);
-            a.answer.complete(answer(a, p));
+            try {
+                a.answer.complete(answer(a, p));
+            } catch (RuntimeException | Error f) {
+                a.answer.completeExceptionally(f);
+            }
         } else {
             daemon("ralon-plan-" + e.name(), () -> plan(a));
         }
     }
 
-    /** The plan for the set and, beside it, the plan for the set with the baseline's candidates. */
+    /**
+     * The plan for the set and, beside it, the plan for the set with the baseline's candidates. Both futures are
+     * completed whatever happens, so that nobody waits for ever.
+     */
     private void plan(Ahead a) {
         Inputs in;
+        ProtectedSet with;
         try {
             in = inputs.join();
-        } catch (RuntimeException e) {
+            with = Baseline.withCandidates(a.enforcer, in.set(), in.items());
+        } catch (RuntimeException | Error e) {
             a.plan.completeExceptionally(e);
             a.withBaseline.completeExceptionally(e);
             return;
         }
-        ProtectedSet with = Baseline.withCandidates(a.enforcer, in.set(), in.items());
         boolean beside = with != null && builtIn(a.enforcer); // a plugin's plans stay one after the other
         if (beside) {
             daemon("ralon-plan-baseline-" + a.enforcer.name(), () -> complete(a.withBaseline, () -> a.enforcer.plan(with)));
@@ -236,9 +252,16 @@ public final class BackendSurvey {
         }
     }
 
-    /** The discovered backends. */
+    /** The discovered backends (for run, once the probes asked ahead have answered: the choice reads them). */
     public Enforcers enforcers() {
-        return await(enforcers);
+        Enforcers found = await(enforcers);
+        if (run) {
+            try {
+                surveyed.join();
+            } catch (CompletionException e) { // the choice asks again and meets it
+            }
+        }
+        return found;
     }
 
     /** Gives the backends the policy's protected set and the baseline's items to plan for; once. */
