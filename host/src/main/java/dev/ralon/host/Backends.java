@@ -86,7 +86,7 @@ public final class Backends {
         return enforcers.all().stream().filter(Backends::candidate).toList();
     }
 
-    /** How {@link #choose} gets a backend's plan: {@code e.plan(set)}, or one made ahead ({@link BackendSurvey}). */
+    /** How {@link #choose} gets a backend's plan: {@code e.plan(set)}, or one made ahead (by BackendSurvey). */
     @FunctionalInterface
     public interface Planner {
         Plan plan(Enforcer e, ProtectedSet set);

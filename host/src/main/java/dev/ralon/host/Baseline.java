@@ -121,7 +121,7 @@ public final class Baseline {
     /**
      * {@link #apply(Enforcer, ProtectedSet, Plan, List)}, where {@code withCandidates}, when not null, gives the plan it
      * makes first, {@code enforcer.plan(}{@link #withCandidates}{@code (enforcer, set, items))}, made ahead (on another
-     * thread, {@link BackendSurvey}); it is asked only when there are candidates, and a failure it throws is thrown
+     * thread, by BackendSurvey); it is asked only when there are candidates, and a failure it throws is thrown
      * here as that plan() would throw it.
      */
     public static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items,
