@@ -51,8 +51,17 @@ case $j in
 esac
 if [ ! -e "$jp" ]; then ralon_nojava "$jfrom: $jp does not exist"
 elif [ -d "$jp" ] || [ ! -x "$jp" ]; then ralon_nojava "$jfrom: $jp is not an executable file"; fi
-# The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec).
-RALON_ORIG_NOFILE=$(ulimit -Sn); export RALON_ORIG_NOFILE
+# The soft RLIMIT_NOFILE the user had, restored before `ralon run` execs the command (see Exec): read from this shell's
+# /proc/self/limits ("Max open files  SOFT  HARD  files", proc(5)) with the read built-in, so no fork; $(ulimit -Sn),
+# which forks a subshell, only where /proc is not there.
+RALON_ORIG_NOFILE=
+if [ -r /proc/self/limits ]; then
+  while read -r l1 l2 l3 l4 l5; do
+    if [ "$l1 $l2 $l3" = "Max open files" ]; then RALON_ORIG_NOFILE=$l4; break; fi
+  done < /proc/self/limits
+fi
+[ -n "$RALON_ORIG_NOFILE" ] || RALON_ORIG_NOFILE=$(ulimit -Sn)
+export RALON_ORIG_NOFILE
 # The JVM options of every start, and of the AOT training run that must match them (the mount stage's JVM uses the same
 # list: MountLaunch.STAGE_JVM_OPTIONS).
 ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfData -Xss1m"
@@ -97,17 +106,20 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
   ralon_trusted() { # PATH...: the first is .ralon-cds, the others lie beneath it (so it is listed first)
     [ -L "$1" ] && return 1
     if [ -O "$1" ]; then ralon_own=ours; else ralon_own=root; fi
-    LC_ALL=C ls -ldn -- "$@" 2>/dev/null | {
-      n=0; owner=
-      while read -r m l u rest; do
-        n=$((n + 1))
-        case $m in [d-]????-??-*) ;; *) exit 1 ;; esac # a link lists as l...; a group or other write bit: refused
-        [ -n "$owner" ] || owner=$u
-        [ "$ralon_own" = ours ] || [ "$u" = 0 ] || exit 1
-        [ "$u" = "$owner" ] || [ "$u" = 0 ] || exit 1
-      done
-      [ "$n" = "$#" ]
-    }
+    # $(...) forks once and execs ls in that child; the lines are read back here from a here-document (dash writes
+    # a short one into a pipe itself, without a fork): one fork where a pipeline into a loop took two.
+    ralon_ls=$(LC_ALL=C ls -ldn -- "$@" 2>/dev/null) || return 1
+    ralon_n=0; ralon_owner=
+    while read -r ralon_m ralon_l ralon_u ralon_rest; do
+      ralon_n=$((ralon_n + 1))
+      case $ralon_m in [d-]????-??-*) ;; *) return 1 ;; esac # a link lists as l...; a group or other write bit: refused
+      [ -n "$ralon_owner" ] || ralon_owner=$ralon_u
+      [ "$ralon_own" = ours ] || [ "$ralon_u" = 0 ] || return 1
+      [ "$ralon_u" = "$ralon_owner" ] || [ "$ralon_u" = 0 ] || return 1
+    done <<EOF
+$ralon_ls
+EOF
+    [ "$ralon_n" = "$#" ]
   }
   ralon_jsa=; ralon_jna=
   if [ -n "$c" ]; then
@@ -227,7 +239,7 @@ if [ -n "$ralon_userns" ]; then
   exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm -Dralon.launcher.userns=$$ ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
 fi
 if [ -n "$ralon_hook" ]; then
-  "$j" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?
   case $rc in
     10) exit 0 ;;
@@ -237,4 +249,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$j" $ralon_jvm $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+exec "$jp" $ralon_jvm $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class MountRoutesE2ETest {
     static final String SECRET = "s3cret\n";
     static final String ATTACK = "echo pwned > secret.txt; echo pwned >> secret.txt; rm -f secret.txt;"
-            + " mv secret.txt moved.txt; id -u";
+            + " mv secret.txt moved.txt; id -u; grep ^NoNewPrivs: /proc/self/status";
     static ReadableExecutable fixture;
     static Path base;
 
@@ -81,8 +81,13 @@ class MountRoutesE2ETest {
                 + backendOption + " -- sh -c '" + ATTACK + "'");
     }
 
-    static String expectedUid(boolean nobody) throws IOException {
-        return nobody ? "65534" : sh(false, base, "id -u").out().trim();
+    /**
+     * What the attack prints last: the invoking user's uid, and no_new_privs set for every invoker but root (the
+     * terminal guard sets it where the host lacks CAP_SYS_ADMIN; the route without a stage sets it for the same users).
+     */
+    static String expectedIdentity(boolean nobody) throws IOException {
+        String uid = nobody ? "65534" : sh(false, base, "id -u").out().trim();
+        return uid + "\nNoNewPrivs:\t" + (uid.equals("0") ? "0" : "1");
     }
 
     static boolean hostJvmMadeTheBinds(Path p) throws IOException {
@@ -99,7 +104,7 @@ class MountRoutesE2ETest {
             assertEquals(0, r.code(), r.err());
             assertEquals(SECRET, Files.readString(p.resolve("secret.txt")), "the attack got through: " + r.err());
             assertFalse(Files.exists(p.resolve("moved.txt")), r.err());
-            assertEquals(expectedUid(nobody), r.out().strip(), "the command must run as the invoking user");
+            assertEquals(expectedIdentity(nobody), r.out().strip(), "the command must run as the invoking user");
             assertTrue(r.err().contains("locked via the mount backend"), r.err());
             assertTrue(hostJvmMadeTheBinds(p), "'" + backend + "': the binds were not made in the host JVM (the"
                     + " launcher did not start it in the namespace)");
@@ -119,7 +124,7 @@ class MountRoutesE2ETest {
         ProcessResult r = attack(nobody, p, copy, "--backend mount");
         assertEquals(0, r.code(), r.err());
         assertEquals(SECRET, Files.readString(p.resolve("secret.txt")), "the attack got through: " + r.err());
-        assertEquals(expectedUid(nobody), r.out().strip(), "the command must run as the invoking user");
+        assertEquals(expectedIdentity(nobody), r.out().strip(), "the command must run as the invoking user");
         assertFalse(hostJvmMadeTheBinds(p), "with a plugin directory the launcher must leave the binds to the stage");
     }
 

@@ -1,13 +1,16 @@
 package dev.ralon.enforcer.mount;
 
+import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
+import dev.ralon.enforcer.spi.exec.Errno;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.LinuxAbi;
 
 import java.io.File;
 import java.io.IOException;
@@ -138,6 +141,14 @@ final class MountLaunch {
                     unshare.toString(), payload.entries()), cmd);
         } catch (StageException e) {
             throw new EnforcementException(e.getMessage());
+        }
+        // On the stage route the host's terminal guard sets no_new_privs before the first unshare when the host lacks
+        // CAP_SYS_ADMIN in its user namespace (seccomp(2) requires one or the other): for every invoker but root.
+        // This JVM has that capability in namespace 1 whoever invoked it, so the guard would never set it here: set it
+        // for the same invokers (prctl(2) PR_SET_NO_NEW_PRIVS: this thread, kept across execve), so that the command
+        // runs as on the other route (/proc/self/status NoNewPrivs).
+        if (!LauncherNamespace.invokerIsRoot() && LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+            throw new EnforcementException("cannot set no_new_privs: " + Errno.text(Native.getLastError()) + " (prctl)");
         }
         return new Launch(unshare, argv, command.env());
     }
