@@ -2,7 +2,7 @@
 # Times whole ralon processes side by side with anchors measured in the same run (this machine may be shared: compare
 # ratios, not milliseconds), and writes a markdown results table.
 #
-#   bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]...
+#   bench/run.sh [--smoke] [--start-only] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]...
 #
 # Builds (if missing) cli/target/ralon and bench/target/benchmarks.jar, then fixtures in a temporary directory:
 #   small/       a project with a 3-pattern agent.lock (the check and run start-up cases)
@@ -15,7 +15,8 @@
 # Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
 # skipped with a note if absent); `git ls-files` on the same tree.
 # Needs hyperfine (Debian: apt-get install -y hyperfine). --smoke: 1,000-file tree, 100 protected files, 3 runs:
-# checks that the script works, measures nothing worth keeping.
+# checks that the script works, measures nothing worth keeping. --start-only: the start-up group alone (no tree,
+# pruned, protected or bwrap groups; the large fixtures are not made).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -24,16 +25,18 @@ files=100000
 prot=10000
 runs=20
 smoke=0
+start_only=0
 jdks=
 while [ $# -gt 0 ]; do
   case $1 in
     --smoke) smoke=1; files=1000; prot=100; runs=3 ;;
+    --start-only) start_only=1 ;;
     --out) out=$2; shift ;;
     --files) files=$2; shift ;;
     --protected) prot=$2; shift ;;
     --runs) runs=$2; shift ;;
     --jdk) jdks="${jdks:-} $2"; shift ;;
-    *) echo "usage: bench/run.sh [--smoke] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]..." >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--smoke] [--start-only] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]..." >&2; exit 2 ;;
   esac
   shift
 done
@@ -58,14 +61,16 @@ J
 "${java}c" -d "$work/hello" "$work/hello/Hello.java"
 printf 'version: 1\nprotect:\n  - "**/*.json"\n  - pom.xml\n  - secrets/\n' > "$work/small/agent.lock"
 : > "$work/small/pom.xml"; : > "$work/small/src/a.java"
-"$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/tree" "$files"
-"$java" -cp "$jar" dev.ralon.bench.Fixtures protected "$work/protected" "$prot"
-(cd "$work/tree" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
-# the same tree under a policy without "**/" patterns: the walk goes only where a pattern can still match
-"$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/pruned" "$files"
-printf 'version: 1\nprotect:\n  - "config/**"\n  - ".github/workflows/*.yml"\n  - "packages/*/package.json"\n  - "infra/terraform/**/*.tf"\n  - "services/*/src/main/resources/application*.yml"\n' \
-  > "$work/pruned/agent.lock"
-(cd "$work/pruned" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
+if [ "$start_only" = 0 ]; then
+  "$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/tree" "$files"
+  "$java" -cp "$jar" dev.ralon.bench.Fixtures protected "$work/protected" "$prot"
+  (cd "$work/tree" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
+  # the same tree under a policy without "**/" patterns: the walk goes only where a pattern can still match
+  "$java" -cp "$jar" dev.ralon.bench.Fixtures tree "$work/pruned" "$files"
+  printf 'version: 1\nprotect:\n  - "config/**"\n  - ".github/workflows/*.yml"\n  - "packages/*/package.json"\n  - "infra/terraform/**/*.tf"\n  - "services/*/src/main/resources/application*.yml"\n' \
+    > "$work/pruned/agent.lock"
+  (cd "$work/pruned" && git init -q && git add -A && git -c user.name=b -c user.email=b@b commit -qm tree)
+fi
 # A Write of an unprotected file, as Claude Code sends it to its PreToolUse hook (about 3 KB of content)
 line='export function handler(req, res) {\n  return res.json({ ok: true });\n}\n'
 content=; i=0; while [ $i -lt 40 ]; do content="$content$line"; i=$((i + 1)); done
@@ -99,23 +104,28 @@ for jdk in $jdks; do
 done
 if [ -n "$own_java_home" ]; then JAVA_HOME=$own_java_home; else unset JAVA_HOME; fi
 bwrap_note=
-if command -v bwrap >/dev/null 2>&1; then
-  group bwrap "$work/small" "$hello" "bwrap --ro-bind / / true"
-else
-  bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
+if [ "$start_only" = 0 ]; then
+  if command -v bwrap >/dev/null 2>&1; then
+    group bwrap "$work/small" "$hello" "bwrap --ro-bind / / true"
+  else
+    bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
+  fi
+  group tree "$work/tree" "git ls-files" "$ralon check" "$hello"
+  group pruned "$work/pruned" "git ls-files" "$ralon check" "$hello"
+  group protected "$work/protected" "$hello" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true"
+  (cd "$work/protected" && "$ralon" run --dry-run --backend mount -- true > "$work/plan-mount.txt" 2>&1 || true)
+  (cd "$work/protected" && "$ralon" run --dry-run --backend landlock -- true > "$work/plan-landlock.txt" 2>&1 || true)
 fi
-group tree "$work/tree" "git ls-files" "$ralon check" "$hello"
-group pruned "$work/pruned" "git ls-files" "$ralon check" "$hello"
-group protected "$work/protected" "$hello" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true"
-(cd "$work/protected" && "$ralon" run --dry-run --backend mount -- true > "$work/plan-mount.txt" 2>&1 || true)
-(cd "$work/protected" && "$ralon" run --dry-run --backend landlock -- true > "$work/plan-landlock.txt" 2>&1 || true)
 
 {
   echo "# ralon benchmark results"
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -sr); nproc: $(nproc); load at start of write-up: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- java: $("$java" -version 2>&1 | head -n 1); hyperfine $(hyperfine --version | cut -d' ' -f2); runs per command: $runs (warm-up 3)"
-  echo "- tree: $files files; protected project: $prot protected files + $((prot / 10)) in a protected vendor/"
+  [ "$start_only" = 1 ] && echo "- start-up group only (--start-only)"
+  [ "$start_only" = 1 ] || echo "- tree: $files files; protected project: $prot protected files + $((prot / 10)) in a protected vendor/"
+  # landlock gives every entry beside a directory on the way to a protected path a rule of its own (docs/performance.md)
+  echo "- entries in the directories above the small project (landlock: one rule each): $(p=$work/small; n=0; while [ "$p" != / ]; do p=$(dirname "$p"); n=$((n + $(ls -A "$p" | wc -l))); done; echo $n)"
   [ "$smoke" = 1 ] && echo "- SMOKE RUN: fixtures are small and runs few; these numbers are not results"
   [ -n "$bwrap_note" ] && echo "- $bwrap_note"
   echo
@@ -129,17 +139,19 @@ group protected "$work/protected" "$hello" "$ralon run --backend landlock -- tru
             cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
             gsub(/< [^ ]*write.json/, "< write.json", cmd); gsub(/\/[^ ]*\/bin\/java /, "java ", cmd)
             printf "| %s | `%s` | %.1f | %.1f | %s | %s |\n", g[i], cmd, m[i] * 1000, s[i] * 1000, hr, gr } }' "$csv"
-  echo
-  echo "Plan for the protected project (mount): $(grep -c '' "$work/plan-mount.txt") lines of \`ralon run --dry-run\`; first lines:"
-  echo
-  echo '```'
-  head -n 12 "$work/plan-mount.txt"
-  echo '```'
-  echo
-  echo "Plan (landlock), first lines:"
-  echo
-  echo '```'
-  head -n 12 "$work/plan-landlock.txt"
-  echo '```'
+  if [ "$start_only" = 0 ]; then
+    echo
+    echo "Plan for the protected project (mount): $(grep -c '' "$work/plan-mount.txt") lines of \`ralon run --dry-run\`; first lines:"
+    echo
+    echo '```'
+    head -n 12 "$work/plan-mount.txt"
+    echo '```'
+    echo
+    echo "Plan (landlock), first lines:"
+    echo
+    echo '```'
+    head -n 12 "$work/plan-landlock.txt"
+    echo '```'
+  fi
 } > "$out"
 echo "results written to $out" >&2

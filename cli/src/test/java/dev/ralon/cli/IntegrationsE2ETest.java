@@ -254,8 +254,7 @@ class IntegrationsE2ETest {
      * caller's GIT_* variables); check --changed, --staged and A...B answer right and nothing ran.
      */
     @Test
-    void checkChangedAndStagedRunNothingTheRepositoryPlanted() throws Exception {
-        Path outside = Files.createTempDirectory("planted");
+    void checkChangedAndStagedRunNothingTheRepositoryPlanted(@TempDir Path outside) throws Exception {
         Path marker = outside.resolve("PWNED");
         String leave = "echo ran >> " + marker;
         String cmd = "sh -c '" + leave + "'"; // fsmonitor, process filter, external diff, diff command, pager
@@ -314,8 +313,7 @@ class IntegrationsE2ETest {
     }
 
     @Test
-    void initHeaderWritesTheLicenceHeaderAsCommentsAndThePolicyStaysValid() throws Exception {
-        Path dir = Files.createTempDirectory("init");
+    void initHeaderWritesTheLicenceHeaderAsCommentsAndThePolicyStaysValid(@TempDir Path dir) throws Exception {
         Path header = Files.writeString(dir.resolve("HEADER.txt"),
                 "Licensed to the Apache Software Foundation (ASF) under one\n\nor more contributor license agreements.\n");
         ProcessResult r = exec(List.of(ralon.toString(), "init", "--header", header.toString(), dir.toString()), null);
@@ -328,8 +326,7 @@ class IntegrationsE2ETest {
     }
 
     @Test
-    void initWritesTheEditorModeline() throws Exception {
-        Path dir = Files.createTempDirectory("init");
+    void initWritesTheEditorModeline(@TempDir Path dir) throws Exception {
         ProcessResult r = exec(List.of(ralon.toString(), "init", dir.toString()), null);
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(dir.resolve("agent.lock"))
