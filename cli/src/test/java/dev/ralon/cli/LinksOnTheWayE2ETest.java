@@ -139,6 +139,48 @@ class LinksOnTheWayE2ETest {
         }
     }
 
+    /**
+     * A later session: the agent of one run plants links that lead to one directory by 2^21 paths (in each of 22 directories
+     * two links to the next); the next run's walk is bounded, so it refuses in one line within seconds,
+     * exit 2, nothing started, instead of walking for ever. Read from outside: the marker the refused command would
+     * write is absent, the protected file unchanged.
+     */
+    @ParameterizedTest(name = "{0}, uid {1}")
+    @MethodSource("backendsAndUsers")
+    void linksPlantedByOneSessionMakeTheNextRefuseNotHang(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid)) {
+            Path p = project(u, "proj");
+            u.handOver();
+            u.assumeBackend(p, backend);
+            String plant = "i=1; while [ $i -le 22 ]; do mkdir -p decoy/lattice/d$i; i=$((i + 1)); done; i=1;"
+                    + " while [ $i -lt 22 ]; do ln -s ../d$((i + 1)) decoy/lattice/d$i/x;"
+                    + " ln -s ../d$((i + 1)) decoy/lattice/d$i/y;"
+                    + " i=$((i + 1)); done; echo planted";
+            ProcessResult first = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c", plant);
+            assertEquals(0, first.code(), first.toString());
+            assertTrue(first.out().contains("planted") && Files.isSymbolicLink(p.resolve("decoy/lattice/d21/y")),
+                    "planted (decoy/ is writable under both backends): " + first);
+            Files.writeString(p.resolve("agent.lock"), POLICY + "  - \"**/*.pem\"\n"); // reaches through every link
+            String expected = state(p);
+            long start = System.nanoTime();
+            ProcessResult next = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+                    "echo started > started.txt; echo pwned > real/x.key");
+            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+            assertEquals(2, next.code(), next.toString());
+            assertTrue(next.err().contains("backend " + backend + " cannot enforce this policy: symbolic links inside the"
+                    + " project lead to the same directories by too many paths"), next.toString());
+            assertTrue(seconds < 60, "refused after " + seconds + " s");
+            assertTrue(!Files.exists(p.resolve("started.txt")), "nothing was started: " + next);
+            assertEquals(expected, state(p), next.toString());
+        }
+    }
+
+    static Stream<Arguments> backendsAndUsers() {
+        return Stream.of(Arguments.of("mount", 0), Arguments.of("landlock", 0), Arguments.of("mount", 65534),
+                Arguments.of("landlock", 65534));
+    }
+
     static Stream<String> backends() {
         return Stream.of("mount", "landlock");
     }

@@ -54,4 +54,9 @@ final class ListingScope implements WalkVisitor<List<Rule>> {
     public void leadsOutside(List<Rule> live, String linkRel, Path target) {
         protection.leadsOutside(live, linkRel, target);
     }
+
+    @Override
+    public void tooManyThroughLinks(List<Rule> live, String rel, int limit) {
+        protection.tooManyThroughLinks(live, rel, limit);
+    }
 }

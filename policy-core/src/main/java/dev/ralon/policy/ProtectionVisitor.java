@@ -103,6 +103,14 @@ final class ProtectionVisitor implements WalkVisitor<List<Rule>> {
         linksLeadingOut.add(linkRel + "/");
     }
 
+    @Override
+    public void tooManyThroughLinks(List<Rule> live, String rel, int limit) {
+        incomplete(Warning.Kind.TOO_MANY_LINK_PATHS, "symbolic links inside the project lead to the same directories"
+                + " by too many paths (more than " + limit + " entries listed through links; first left out: " + rel
+                + "): protected paths reached only through links may be missing; remove the links that lead to a"
+                + " directory more than once, or narrow the patterns that reach them");
+    }
+
     /** The rules of {@code rules} that can match beneath {@code rel}; null when none can. */
     private static List<Rule> live(List<Rule> rules, String rel) {
         List<Rule> live = null;

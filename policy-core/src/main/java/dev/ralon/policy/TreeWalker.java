@@ -22,11 +22,25 @@ import java.util.Set;
  * outside, each such visitor is told: {@link WalkVisitor#leadsOutside}). Beneath a link, entries carry their lexical
  * path (through the link) and their real path; a real directory already being walked through a link on the way down
  * is not entered again (a link cycle is walked once).
+ *
+ * <p>Bounded: patterns match the lexical path, so a directory reached through links by many paths is walked once per
+ * path, and links that lead to the same directories over and over (a lattice of {@code x -> ../d2}, {@code y -> ../d2}
+ * in each of 22 directories: 2^21 paths; pnpm's {@code node_modules}) would make the walk last for ever. At most
+ * {@link #MAX_ENTRIES_THROUGH_LINKS} entries are listed beneath links in one walk; past that the walk no longer enters
+ * links, and each visitor that would have gone on is told once ({@link WalkVisitor#tooManyThroughLinks}): for
+ * protection the set is then incomplete, which {@code ralon run} refuses with the reason. Never a hang.
  */
 final class TreeWalker {
+    /** Entries listed beneath symbolic links in one walk, at most (see the class doc). */
+    static final int MAX_ENTRIES_THROUGH_LINKS = 100_000;
+
     private final Path root;
     private final DirectoryReader reader;
     private final List<WalkVisitor<Object>> visitors = new ArrayList<>();
+    private final int maxThroughLinks;
+    private int throughLinks;
+    /** Set once the walk has stopped entering links; each visitor is told once. */
+    private boolean[] told;
 
     /** A walk of {@code root} with the process's {@link DirectoryReader#installed() reader}. */
     TreeWalker(Path root) {
@@ -34,8 +48,13 @@ final class TreeWalker {
     }
 
     TreeWalker(Path root, DirectoryReader reader) {
+        this(root, reader, MAX_ENTRIES_THROUGH_LINKS);
+    }
+
+    TreeWalker(Path root, DirectoryReader reader, int maxThroughLinks) {
         this.root = root;
         this.reader = reader;
+        this.maxThroughLinks = maxThroughLinks;
     }
 
     /** Adds a visitor; visitors see each entry in the order they were added. */
@@ -68,6 +87,13 @@ final class TreeWalker {
             List<DirectoryReader.Listed> listed = reader.list(dir);
             if (listed == null) {
                 listed = DirectoryReader.JAVA.list(dir); // the installed reader cannot list it as Java would
+            }
+            if (throughLink) {
+                throughLinks += listed.size();
+                if (throughLinks > maxThroughLinks) {
+                    stopFollowingLinks(rel, states);
+                    return;
+                }
             }
             for (DirectoryReader.Listed c : listed) {
                 children.add(new WalkEntry(root, dir, rel.isEmpty() ? c.name() : rel + "/" + c.name(), throughLink, c));
@@ -127,6 +153,10 @@ final class TreeWalker {
             }
             return;
         }
+        if (told != null) {
+            stopFollowingLinks(link.rel(), states);
+            return;
+        }
         if (!chain.add(target)) {
             return; // a cycle: this real directory is already being walked through a link
         }
@@ -134,6 +164,19 @@ final class TreeWalker {
             walk(target, link.rel(), true, chain, states);
         } finally {
             chain.remove(target);
+        }
+    }
+
+    /** The link budget is spent: tells each visitor that would go on beneath {@code rel}, once per walk. */
+    private void stopFollowingLinks(String rel, Object[] states) {
+        if (told == null) {
+            told = new boolean[visitors.size()];
+        }
+        for (int i = 0; i < states.length; i++) {
+            if (states[i] != null && !told[i]) {
+                told[i] = true;
+                visitors.get(i).tooManyThroughLinks(states[i], rel, maxThroughLinks);
+            }
         }
     }
 

@@ -35,4 +35,11 @@ interface WalkVisitor<S> {
      */
     default void leadsOutside(S state, String linkRel, Path target) {
     }
+
+    /**
+     * The walk has listed {@code limit} entries beneath symbolic links and enters none from here on; {@code rel} is
+     * where this visitor (in {@code state}) would have gone on first. Told once per walk ({@link TreeWalker}).
+     */
+    default void tooManyThroughLinks(S state, String rel, int limit) {
+    }
 }

@@ -40,7 +40,12 @@ public record Warning(Kind kind, Path file, int line, int column, String text) {
         /** An entry whose type could not be read: the protected set may miss a path. */
         CANNOT_EXAMINE(true),
         /** A literal pattern naming a path this JVM cannot represent: the protected set may miss a path. */
-        UNREPRESENTABLE_PATTERN(true);
+        UNREPRESENTABLE_PATTERN(true),
+        /**
+         * Links that lead to the same directories by more paths than one walk follows (TreeWalker's bound): the
+         * protected set may miss a path reached only through links.
+         */
+        TOO_MANY_LINK_PATHS(true);
 
         private final boolean incomplete;
 
