@@ -63,8 +63,12 @@ fi
 [ -n "$RALON_ORIG_NOFILE" ] || RALON_ORIG_NOFILE=$(ulimit -Sn)
 export RALON_ORIG_NOFILE
 # The JVM options of every start, and of the AOT training run that must match them (the mount stage's JVM uses the same
-# list: MountLaunch.STAGE_JVM_OPTIONS).
-ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfData -Xss1m"
+# list: MountLaunch.STAGE_JVM_OPTIONS). -XX:+DisableAttachMechanism: HotSpot's attach listener (a file .attach_pid<pid>
+# and SIGQUIT, then the socket /tmp/.java_pid<pid>) lets any process of the same effective uid, or root, load a native
+# library into the JVM (`load` command; the peer check compares SO_PEERCRED's uid with the JVM's: src/hotspot/os/posix/
+# attachListener_posix.cpp), and a process an agent left running after one session would do that to the next ralon
+# before anything is locked (docs/security.md, "A process left behind attaches to the next JVM").
+ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfData -Xss1m -XX:+DisableAttachMechanism"
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
 # on first use for this executable and this java, then mapped at every start (about half the start-up time). On JDK 25
 # and later the builder makes an ahead-of-time cache instead (JEP 483/514/515: -XX:AOTCacheOutput on a training run;
@@ -169,10 +173,10 @@ EOF
               { [ ! -d "$5.jna.$$" ] || { rm -rf "$5.jna" && mv "$5.jna.$$" "$5.jna"; }; } && mv -f "$5.$$" "$5"
             else
               rm -rf "$5.$$" "$5.$$.config" "$5.jna.$$"
-              "$1" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
+              "$1" $6 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
                  "$2.jna.$$" \
-              && "$1" -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
+              && "$1" -XX:+DisableAttachMechanism -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" \
               && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
               && mv -f "$2.$$" "$2"
@@ -234,10 +238,13 @@ if [ "$1" = run ] && [ ! -e "${self%/*}/ralon-plugins" ] && [ ! -L "${self%/*}/r
   done
 fi
 if [ -n "$ralon_userns" ]; then
-  # unshare execs java in this same process ($$ stays its pid: the JVM checks the property names itself). user.home:
-  # the JVM would otherwise take uid 0's home from the password file.
-  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm -Dralon.launcher.userns=$$ ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  # unshare execs java in this same process ($$ stays its pid: the JVM checks the variable names itself; a variable, as
+  # no -D in RALON_JAVA_OPTS or _JAVA_OPTIONS can override it: LauncherNamespace). user.home: the JVM would otherwise
+  # take uid 0's home from the password file.
+  RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
+  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
 fi
+unset RALON_LAUNCHER_USERNS # never taken from the caller's environment
 if [ -n "$ralon_hook" ]; then
   "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?

@@ -39,7 +39,7 @@ final class MountLaunch {
      */
     static final List<String> STAGE_JVM_OPTIONS = List.of(
             "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-XX:-UsePerfData", "-Xss1m",
-            "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
+            "-XX:+DisableAttachMechanism", "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
     /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
     static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
     /** System properties of the host JVM passed on to the stage JVM (where JNA unpacks and finds its library). */
