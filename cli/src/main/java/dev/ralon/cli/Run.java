@@ -202,6 +202,7 @@ final class Run {
 
         Path cwd = Path.of("").toAbsolutePath();
         Map<String, String> env = userLocale(System.getenv());
+        env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policies.nearest().file().toString());

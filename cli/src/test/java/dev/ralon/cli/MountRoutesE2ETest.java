@@ -146,15 +146,25 @@ class MountRoutesE2ETest {
     }
 
     /**
-     * The property by which the launcher names the process it started in the namespace is checked against the kernel:
-     * set by hand on a JVM that is not in such a namespace (even with the right pid), it changes nothing.
+     * The variable by which the launcher names the process it started in the namespace is checked against the kernel:
+     * set by hand on a JVM that is not in such a namespace (even with the right pid: exec keeps $$), it changes nothing;
+     * and a -D of the old property name, or of any name, in RALON_JAVA_OPTS or _JAVA_OPTIONS does not make the JVM
+     * miss the namespace it is in (the route stays the one without a stage, and the command is not uid 0).
      */
     @Test
-    void aPropertyNamingTheNamespaceIsNotTakenOnTrust() throws Exception {
+    void theVariableNamingTheNamespaceIsNotTakenOnTrustNorOverridden() throws Exception {
         Path p = project("fake", false);
-        ProcessResult r = sh(false, p, "RALON_JAVA_OPTS=\"-Dralon.launcher.userns=$$\" exec " + fixture.exe()
-                + " run --backend noop -- true");
+        ProcessResult r = sh(false, p, "RALON_LAUNCHER_USERNS=$$ RALON_JAVA_OPTS=-Dralon.launcher.userns=$$ exec "
+                + fixture.exe() + " run --backend noop -- true");
         assertEquals(0, r.code(), r.err());
         assertFalse(r.err().contains("inside a user namespace"), r.err());
+
+        Requirements.requireRoot("running as uid 65534 (setpriv), whose command must stay 65534");
+        Path q = project("override", true);
+        ProcessResult o = sh(true, q, "_JAVA_OPTIONS=-Dralon.launcher.userns=1 RALON_JAVA_OPTS=-Dralon.launcher.userns=1"
+                + " exec " + fixture.exe() + " run --backend mount -- sh -c 'id -u; echo pwned > secret.txt'");
+        assertEquals(SECRET, Files.readString(q.resolve("secret.txt")), o.err());
+        assertEquals("65534", o.out().lines().findFirst().orElse(""), o.toString());
+        assertTrue(o.err().contains("locked via the mount backend"), o.err());
     }
 }

@@ -172,8 +172,9 @@ final class KitRun {
         ralon.set(ralon.indexOf("@CP@"), classpath);
         if (launcherNamespace) {
             // as ralon.sh does for `ralon run`: unshare execs the JVM in the same process, named by its pid ($$)
-            List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "j=$1; shift; exec unshare --user"
-                    + " --map-root-user --mount --propagation private -- \"$j\" -Dralon.launcher.userns=$$ \"$@\"", "sh"));
+            List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "j=$1; shift; RALON_LAUNCHER_USERNS=$$;"
+                    + " export RALON_LAUNCHER_USERNS; exec unshare --user --map-root-user --mount --propagation private"
+                    + " -- \"$j\" \"$@\"", "sh"));
             wrapped.addAll(ralon);
             ralon = wrapped;
         }

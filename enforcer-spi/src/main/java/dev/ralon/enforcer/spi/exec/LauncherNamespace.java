@@ -14,12 +14,15 @@ import java.util.Optional;
  *
  * <p>For {@code ralon run} whose backend may be {@code mount} (none given, or {@code --backend mount}; not
  * {@code --dry-run}), the launcher first checks that the backend's whole namespace chain works here (the same chain
- * the mount probe runs), then execs {@code unshare --user --map-root-user --mount --propagation private -- java ...
- * -Dralon.launcher.userns=PID}, PID being its own process id, which execve keeps for the JVM. Where the check fails
- * (no user namespaces, a seccomp filter, an old unshare) the JVM starts as usual and the backends decide as before.
+ * the mount probe runs), then execs {@code unshare --user --map-root-user --mount --propagation private -- java ...}
+ * with {@code RALON_LAUNCHER_USERNS=PID} in its environment, PID being its own process id, which execve keeps for the
+ * JVM; on every other start it removes that variable. An environment variable, not a system property: a second
+ * {@code -D} for the same name in {@code RALON_JAVA_OPTS} or {@code _JAVA_OPTIONS} (read after the command line)
+ * would override the launcher's, and the JVM would then miss the namespace it is in. Where the check fails (no user
+ * namespaces, a seccomp filter, an old unshare) the JVM starts as usual and the backends decide as before.
  *
  * <p>{@link #current()} says this process is in that namespace only when all of these hold, read from the kernel and
- * not taken on trust from the property: the property names this very process; the user namespace maps exactly one uid
+ * not taken on trust from the variable: the variable names this very process; the user namespace maps exactly one uid
  * and one gid, each as 0 (user_namespaces(7), /proc/PID/uid_map: "ID-inside-ns ID-outside-ns length"), which is what
  * {@code --map-root-user} writes; and no mount of this mount namespace is shared (proc(5), /proc/PID/mountinfo,
  * optional fields: "shared:N"), so no bind made here propagates to another namespace. Otherwise it is empty, and the
@@ -33,8 +36,11 @@ import java.util.Optional;
  */
 @dev.ralon.enforcer.spi.Experimental("Ralon's launcher and mount backend; third-party enforcers do not need it")
 public final class LauncherNamespace {
-    /** The system property by which the launcher names the process it started inside the namespace. */
-    public static final String PROPERTY = "ralon.launcher.userns";
+    /**
+     * The environment variable by which the launcher names the process it started inside the namespace; {@code ralon
+     * run} leaves it out of the command's environment.
+     */
+    public static final String ENV = "RALON_LAUNCHER_USERNS";
 
     /**
      * The invoker's ids as the parent user namespace sees them: what the mount backend's second namespace maps back.
@@ -73,7 +79,11 @@ public final class LauncherNamespace {
     }
 
     private static Optional<Ids> read() {
-        String named = System.getProperty(PROPERTY);
+        return read(System.getenv(ENV));
+    }
+
+    /** {@link #current()} with {@code named} as the variable's value. */
+    static Optional<Ids> read(String named) {
         if (named == null || !named.equals(Long.toString(ProcessHandle.current().pid()))) {
             return Optional.empty();
         }
