@@ -62,6 +62,9 @@ if [ -r /proc/self/limits ]; then
 fi
 [ -n "$RALON_ORIG_NOFILE" ] || RALON_ORIG_NOFILE=$(ulimit -Sn)
 export RALON_ORIG_NOFILE
+# The launcher's word to run's JVM that it starts inside the mount backend's namespace (LauncherNamespace): set below on
+# that route only, never taken from the caller's environment (nor passed to the archive builder started on the way).
+unset RALON_LAUNCHER_USERNS
 # The JVM options of every start, and of the AOT training run that must match them (the mount stage's JVM uses the same
 # list: MountLaunch.STAGE_JVM_OPTIONS). -XX:+DisableAttachMechanism: HotSpot's attach listener (a file .attach_pid<pid>
 # and SIGQUIT, then the socket /tmp/.java_pid<pid>) lets any process of the same effective uid, or root, load a native
@@ -244,7 +247,6 @@ if [ -n "$ralon_userns" ]; then
   RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
   exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
 fi
-unset RALON_LAUNCHER_USERNS # never taken from the caller's environment
 if [ -n "$ralon_hook" ]; then
   "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?

@@ -39,7 +39,7 @@ final class TreeWalker {
     private final List<WalkVisitor<Object>> visitors = new ArrayList<>();
     private final int maxThroughLinks;
     private int throughLinks;
-    /** Set once the walk has stopped entering links; each visitor is told once. */
+    /** The visitors told that the walk stopped entering links (each is told once); null until then. */
     private boolean[] told;
 
     /** A walk of {@code root} with the process's {@link DirectoryReader#installed() reader}. */
@@ -80,6 +80,10 @@ final class TreeWalker {
      */
     private void walk(Path dir, String rel, boolean throughLink, Set<Path> chain, Object[] states) {
         if (allNull(states)) {
+            return;
+        }
+        if (throughLink && throughLinks > maxThroughLinks) { // spent: not even listed
+            stopFollowingLinks(rel, states);
             return;
         }
         List<WalkEntry> children = new ArrayList<>();
@@ -151,10 +155,6 @@ final class TreeWalker {
                     visitors.get(i).leadsOutside(states[i], link.rel(), target);
                 }
             }
-            return;
-        }
-        if (told != null) {
-            stopFollowingLinks(link.rel(), states);
             return;
         }
         if (!chain.add(target)) {
