@@ -74,9 +74,10 @@ unset RALON_LAUNCHER_USERNS
 ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfData -Xss1m -XX:+DisableAttachMechanism"
 # Class-data sharing (docs/performance.md): a static CDS archive of the classes a start loads, made in the background
 # on first use for this executable and this java, then mapped at every start (about half the start-up time). On JDK 25
-# and later the builder makes an ahead-of-time cache instead (JEP 483/514/515: -XX:AOTCacheOutput on a training run;
-# classes loaded and linked, plus method profiles), used with -XX:AOTCache; a JDK without AOT caches rejects that option
-# and the builder falls back to the CDS archive. Which one exists decides which is used: no version check at start.
+# and later the builder makes an ahead-of-time cache instead (JEP 483/514: -XX:AOTCacheOutput on a training run;
+# classes loaded and linked, without method profiles: see the builder below), used with -XX:AOTCache; a JDK without
+# AOT caches rejects that option and the builder falls back to the CDS archive. Which one exists decides which is
+# used: no version check at start.
 # It lives in .ralon-cds beside this file, under a path made of the build id, this file's absolute path and the java's
 # path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
 # is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
@@ -165,13 +166,23 @@ EOF
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then
         # Detached (double fork, own session, no inherited stdio): neither the command `ralon run` becomes nor a
-        # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete.
+        # terminal's Ctrl-C ever sees it. Written under a temporary name, renamed into place when complete. It works
+        # in the archive's directory, not in the caller's: a JVM that crashes writes hs_err_pid<pid>.log (and a core
+        # file) into its working directory, and the AOT assembly of Temurin 25.0.3 was seen to crash (SIGSEGV in
+        # FinalImageRecipes::apply_recipes, 3 of the test suite's many builds); the user's project is not the place,
+        # and there the report goes with the build's directory (the last line below). The java is $jp, absolute.
         # JDK 25+: one training run writes the AOT cache (-XX:AOTCacheOutput: the JVM trains, then assembles the
         # cache in a child JVM at exit), with the options the starts below use (the cache records them and is
         # refused under others). An older JDK rejects the option at once ("Unrecognized VM option"): then the CDS
-        # class list and archive, as before.
+        # class list and archive, as before. -XX:-AOTRecordTraining (JEP 515's method profiles, a diagnostic option of
+        # the training run only, never of a start): with the training's profiles the JIT compiles at once, at every
+        # start, what the training ran hot (its walks, status's plans), and a start is short; without them a landlock
+        # run took 4 % less wall time and 9 % less CPU (docs/performance.md, fifth round). A JDK that does not know
+        # the option rejects it here the same way, and gets the CDS archive.
         ( setsid sh -c 'umask 022
-            if "$1" $6 -XX:AOTCacheOutput="$5.$$" -Djna.platform.library.path=/lib:/usr/lib \
+            cd "${2%/*}" || { rmdir "$2.lock"; exit 1; }
+            if "$1" $6 -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$5.$$" \
+                 -Djna.platform.library.path=/lib:/usr/lib \
                  --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train "$5.jna.$$" && [ -f "$5.$$" ]; then
               { [ ! -d "$5.jna.$$" ] || { rm -rf "$5.jna" && mv "$5.jna.$$" "$5.jna"; }; } && mv -f "$5.$$" "$5"
             else
@@ -186,7 +197,7 @@ EOF
             fi
             rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$" "$5.$$" "$5.$$.config" "$5.jna.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
-            sh "$j" "$a" "$self" "$c/cds" "$aot" "$ralon_vm" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
+            sh "$jp" "$a" "$self" "$c/cds" "$aot" "$ralon_vm" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi
     fi
   fi

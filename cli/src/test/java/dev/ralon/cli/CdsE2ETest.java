@@ -243,4 +243,54 @@ class CdsE2ETest {
         assertResult(0, "", "", ralon(env, "check", "x.java"));
         awaitArchive(cache);
     }
+
+    /**
+     * The builder works in its cache directory, not in the caller's: a JVM that crashes there writes
+     * hs_err_pid&lt;pid&gt;.log (and a core file) into its working directory, as Temurin 25.0.3's AOT assembly was seen to.
+     * The builder's java is a stand-in that does just that for both routes (the AOT cache, then the CDS class list);
+     * the project the command ran in gets nothing, the command's own answer is unchanged, and no archive is made.
+     */
+    @Test
+    void aCrashingArchiveBuilderLeavesNothingInTheProject() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path java = Files.createDirectories(dir.resolve("jdk/bin")).resolve("java");
+        Path ran = dir.resolve("builder-ran");
+        String real = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.writeString(java, "#!/bin/sh\n"
+                + "case \"$*\" in *AOTCacheOutput*|*DumpLoadedClassList*)\n"
+                + "  pwd >> '" + ran + "'\n"
+                + "  echo '# A fatal error has been detected by the Java Runtime Environment' > hs_err_pid$$.log\n"
+                + "  exit 134 ;;\n"
+                + "esac\n"
+                + "exec '" + real + "' \"$@\"\n");
+        assertTrue(java.toFile().setExecutable(true));
+        ProcessResult r = ralon(Map.of("RALON_JAVA", java.toString()), "check", "pom.xml");
+        assertResult(1, "pom.xml\n", "", r);
+        Path cache = dir.resolve("bin/.ralon-cds");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(ran) && Files.readAllLines(ran).size() == 2 && locks(cache).isEmpty())) {
+            if (System.nanoTime() > end) {
+                fail("the builder did not try both routes and finish within 60 s: " + (Files.exists(ran)
+                        ? Files.readAllLines(ran) : "never started") + ", locks " + locks(cache));
+            }
+            Thread.sleep(100);
+        }
+        try (Stream<Path> s = Files.list(project)) {
+            assertEquals(List.of(project.resolve("agent.lock")), s.toList(), "the builder wrote into the project");
+        }
+        for (String where : Files.readAllLines(ran)) {
+            assertTrue(Path.of(where).startsWith(cache.toRealPath()), "the builder ran in " + where);
+        }
+        assertFalse(archive(cache).isPresent(), "no archive was to be made");
+    }
+
+    List<Path> locks(Path cache) throws Exception {
+        if (!Files.isDirectory(cache)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(cache)) {
+            return s.filter(f -> f.toString().endsWith(".lock")).toList();
+        }
+    }
 }
