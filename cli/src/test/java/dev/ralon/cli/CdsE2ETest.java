@@ -67,6 +67,8 @@ class CdsE2ETest {
         }
         try (Stream<Path> s = Files.walk(cache)) {
             return s.filter(f -> (f.toString().endsWith(".jsa") || f.toString().endsWith(".aot")) && Files.isRegularFile(f)).findFirst();
+        } catch (java.io.UncheckedIOException e) { // the builder renamed a temporary directory during the walk: ask again
+            return Optional.empty();
         }
     }
 
@@ -291,6 +293,8 @@ class CdsE2ETest {
         }
         try (Stream<Path> s = Files.walk(cache)) {
             return s.filter(f -> f.toString().endsWith(".lock")).toList();
+        } catch (java.io.UncheckedIOException e) { // a rename during the walk: not finished yet
+            return List.of(cache);
         }
     }
 }
