@@ -3,6 +3,7 @@ package dev.ralon.enforcer.landlock;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.MountTable;
 import dev.ralon.enforcer.spi.exec.Errno;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
@@ -186,6 +187,8 @@ public final class LandlockEnforcer implements Enforcer {
             return b.build();
         }
         long handled = Access.handledFor(Math.max(abi, 1));
+        List<String> aliasNotes = new ArrayList<>();
+        protectedSet = MountAliases.withAliases(protectedSet, MountTable.read(), aliasNotes);
         RulePlanner.Result r = RulePlanner.plan(protectedSet, handled);
         for (String refusal : r.refusals()) {
             refusals.add(Plan.Refusal.of(null, refusal, GUARANTEES));
@@ -223,6 +226,7 @@ public final class LandlockEnforcer implements Enforcer {
                 + " cannot create " + protectedSet.root().resolve("target") + " if it does not exist yet: create such"
                 + " directories before starting");
         }
+        warnings.addAll(aliasNotes);
         warnings.addAll(r.warnings());
         for (ProtectedPath pp : protectedSet.paths()) {
             if (pp.kind() == ProtectedPath.Kind.MISSING) {

@@ -6,6 +6,7 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.MountTable;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,16 +68,20 @@ final class MountPlanner {
             }
             protect.put(p, new PlanFile.Entry(PlanFile.Op.READONLY, p.toString(), type, (Long) attrs.get("dev"),
                     (Long) attrs.get("ino")));
-            for (Path alias : mounts.aliases(p)) {
-                // The same file system is mounted at another place too: the object is reachable by that path, which a
-                // bind at p does not cover. Protect it there as well, when it is the same object.
+            for (MountTable.Alias a : mounts.aliasesOf(p, type == LinuxAbi.S_IFDIR)) {
+                // The same file system is mounted at another place too: the object (p, or for a directory a part of
+                // it mounted elsewhere) is reachable by that path, which a bind at p does not cover. Protect it there
+                // as well, when it is the same object.
+                Path alias = a.alias();
                 try {
+                    Map<String, Object> orig = a.original().equals(p) ? attrs
+                            : Files.readAttributes(a.original(), "unix:mode,dev,ino", LinkOption.NOFOLLOW_LINKS);
                     Map<String, Object> aa = Files.readAttributes(alias, "unix:mode,dev,ino", LinkOption.NOFOLLOW_LINKS);
-                    if (aa.get("dev").equals(attrs.get("dev")) && aa.get("ino").equals(attrs.get("ino"))
+                    if (aa.get("dev").equals(orig.get("dev")) && aa.get("ino").equals(orig.get("ino"))
                             && !protect.containsKey(alias)) {
-                        aliasOf.put(alias, p);
-                        protect.put(alias, new PlanFile.Entry(PlanFile.Op.READONLY, alias.toString(), type,
-                                (Long) aa.get("dev"), (Long) aa.get("ino")));
+                        aliasOf.put(alias, a.original());
+                        protect.put(alias, new PlanFile.Entry(PlanFile.Op.READONLY, alias.toString(),
+                                ((Integer) aa.get("mode")) & LinuxAbi.S_IFMT, (Long) aa.get("dev"), (Long) aa.get("ino")));
                     }
                 } catch (IOException | UnsupportedOperationException e) {
                     // hidden beneath another mount or unreadable: not reachable by that path

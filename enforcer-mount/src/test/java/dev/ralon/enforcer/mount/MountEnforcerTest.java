@@ -270,20 +270,6 @@ class MountEnforcerTest {
         assertFalse(Files.exists(marker), "the command must not have run");
     }
 
-    @Test
-    void mountinfoParsingAndAliases() {
-        MountTable t = MountTable.parse(String.join("\n",
-                "21 1 254:0 / / rw - ext4 /dev/vda rw",
-                "30 21 254:0 /srv/data /mnt/with\\040space rw - ext4 /dev/vda rw",
-                "31 21 254:0 /home /home rw - ext4 /dev/vda rw",
-                "32 21 0:40 / /tmp rw - tmpfs tmpfs rw"));
-        assertEquals(Path.of("/mnt/with space"), t.containing(Path.of("/mnt/with space/x")).mountPoint());
-        assertEquals(List.of(Path.of("/mnt/with space/p/f")), t.aliases(Path.of("/srv/data/p/f")));
-        assertEquals(List.of(Path.of("/srv/data/p/f")), t.aliases(Path.of("/mnt/with space/p/f")));
-        assertEquals(List.of(), t.aliases(Path.of("/home/u/f")), "through / the same path again: not an alias");
-        assertTrue(t.aliases(Path.of("/tmp/f")).isEmpty(), "other device");
-    }
-
     /**
      * The project's file system mounted a second time elsewhere (a bind mount, as container volumes do): the file is
      * protected at the second path too. Needs root to make the alias (in a private mount namespace of its own).

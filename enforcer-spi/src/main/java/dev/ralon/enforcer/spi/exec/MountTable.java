@@ -1,4 +1,4 @@
-package dev.ralon.enforcer.mount;
+package dev.ralon.enforcer.spi.exec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,19 +13,31 @@ import java.util.List;
  * paths are written as octal escapes such as {@code \040}).
  *
  * <p>Used to find <em>aliases</em>: the same file system (same major:minor) mounted at several places (bind mounts,
- * container volumes), where a protected file is reachable by another path that a bind at its own path does not cover.
+ * container volumes), where a protected file is reachable by another path that protecting its own path does not cover.
+ * Both built-in backends use it: mount binds each alias read-only too; landlock plans each alias as a protected path
+ * of its own (a sibling on the way would otherwise get a full-access rule with the alias somewhere beneath it).
+ *
+ * @since 0.1.0
  */
-final class MountTable {
-    record Mount(String device, String root, Path mountPoint) {
+@dev.ralon.enforcer.spi.Experimental("a helper of the built-in backends")
+public final class MountTable {
+    /**
+     * One line of mountinfo: the device (major:minor), the mount's root within its file system, the mount point.
+     *
+     * @since 0.1.0
+     */
+    @dev.ralon.enforcer.spi.Experimental("a helper of the built-in backends")
+    public record Mount(String device, String root, Path mountPoint) {
     }
 
     private final List<Mount> mounts;
 
-    MountTable(List<Mount> mounts) {
+    public MountTable(List<Mount> mounts) {
         this.mounts = List.copyOf(mounts);
     }
 
-    static MountTable read() {
+    /** This process's mounts; none when /proc/self/mountinfo cannot be read. */
+    public static MountTable read() {
         try {
             return parse(new String(Files.newInputStream(Path.of("/proc/self/mountinfo")).readAllBytes(),
                     StandardCharsets.UTF_8));
@@ -34,7 +46,8 @@ final class MountTable {
         }
     }
 
-    static MountTable parse(String mountinfo) {
+    /** Parses the text of a mountinfo file. */
+    public static MountTable parse(String mountinfo) {
         List<Mount> out = new ArrayList<>();
         for (String line : mountinfo.split("\n")) {
             String[] f = line.split(" ");
@@ -61,7 +74,7 @@ final class MountTable {
     }
 
     /** The mount whose mount point is the longest prefix of {@code p}; the last listed wins (it is on top). */
-    Mount containing(Path p) {
+    public Mount containing(Path p) {
         Mount best = null;
         for (Mount m : mounts) {
             if (p.startsWith(m.mountPoint())
@@ -73,13 +86,35 @@ final class MountTable {
     }
 
     /**
+     * A second path, {@code alias}, at which the object at {@code original} may be reachable.
+     *
+     * @since 0.1.0
+     */
+    @dev.ralon.enforcer.spi.Experimental("a helper of the built-in backends")
+    public record Alias(Path original, Path alias) {
+    }
+
+    /**
      * Other paths at which the file system object at {@code p} may be reachable: every other mount of the same
      * device whose root contains the object's path within the file system. Candidates only: the caller checks
      * (device, inode) at each, since a deeper mount may hide it there.
      */
-    List<Path> aliases(Path p) {
-        Mount home = containing(p);
+    public List<Path> aliases(Path p) {
         List<Path> out = new ArrayList<>();
+        for (Alias a : aliasesOf(p, false)) {
+            out.add(a.alias());
+        }
+        return out;
+    }
+
+    /**
+     * {@link #aliases} as pairs, and, when {@code beneathToo}, also every mount of the same device whose root lies
+     * <em>beneath</em> the object's path (a bind of part of a protected directory elsewhere): its mount point is an
+     * alias of the object at the corresponding place beneath {@code p}. Candidates only, as for {@link #aliases}.
+     */
+    public List<Alias> aliasesOf(Path p, boolean beneathToo) {
+        Mount home = containing(p);
+        List<Alias> out = new ArrayList<>();
         if (home == null) {
             return out;
         }
@@ -89,11 +124,14 @@ final class MountTable {
                 continue;
             }
             Path root = Path.of(m.root());
+            Alias a = null;
             if (inFs.startsWith(root)) {
-                Path alias = m.mountPoint().resolve(root.relativize(inFs).toString()).normalize();
-                if (!alias.equals(p) && !out.contains(alias)) {
-                    out.add(alias);
-                }
+                a = new Alias(p, m.mountPoint().resolve(root.relativize(inFs).toString()).normalize());
+            } else if (beneathToo && root.startsWith(inFs)) {
+                a = new Alias(p.resolve(inFs.relativize(root).toString()).normalize(), m.mountPoint());
+            }
+            if (a != null && !a.alias().equals(a.original()) && !a.alias().startsWith(p) && !out.contains(a)) {
+                out.add(a);
             }
         }
         return out;
