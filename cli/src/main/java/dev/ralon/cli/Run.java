@@ -41,7 +41,8 @@ import java.util.Set;
  * <p>Contract: the command is started only when the backend is available and its plan is enforceable (or the user
  * passed {@code --allow-degraded}, and then every refusal and missing guarantee is printed first). On success this
  * process (same pid) becomes the command through execve, so the command keeps the terminal, the foreground process
- * group, its exit status and its signals; nothing supervises it. Every refusal is one line and exit 2, with nothing
+ * group, its exit status and its signals (under a backend that declares {@code leftovers}, the mount backend, the
+ * command runs beneath this pid in a PID namespace of its own, and the chain passes the status and signals on). Every refusal is one line and exit 2, with nothing
  * started.
  */
 final class Run {

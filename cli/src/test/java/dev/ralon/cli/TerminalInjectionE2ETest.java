@@ -275,7 +275,10 @@ class TerminalInjectionE2ETest {
                     Path p = project("jobs-" + backend + "-" + (nobody ? "nobody" : "self"), nobody);
                     try (Shell sh = new Shell(p, nobody)) {
                                     sh.type(exe + " run --backend " + backend + " -- sh -c 'trap \"echo GOT\"\"-INT; exit 3\" INT;"
-                                + " echo \"PG $(ps -o tpgid= -o pgid= -p $$)\"; echo READY\"\"-X;"
+                                // cut's own /proc/self/stat: field 5 is its process group (the shell's), 8 the
+                                // terminal's foreground group (proc(5)); not ps -p $$, since under mount $$ is the
+                                // session's PID namespace's id, which the host's /proc of a root run does not know
+                                + " echo \"PG $(cut -d\" \" -f5,8 /proc/self/stat)\"; echo READY\"\"-X;"
                                 + " while :; do sleep 0.2; done'; echo \"RC\"\"=$?\"\n");
                         sh.await("READY-X");
                         sh.type("\u0003");

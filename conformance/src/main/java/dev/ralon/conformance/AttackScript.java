@@ -90,11 +90,13 @@ final class AttackScript {
             }
             s.append("echo \"SNAP ").append(c.id()).append("\"; read ack || exit 71; cd \"$P\" || exit 72\n");
         }
-        // signals sent to the pid ralon was started as reach the command (no supervisor in between)
-        s.append("got=none; trap 'got=USR1' USR1; echo SIGNAL-READY; i=0\n");
+        // SIGTERM sent to the pid ralon was started as reaches the command (directly, or passed on by the session's
+        // PID 1 when the backend contains the session: SessionContainer)
+        s.append("got=none; trap 'got=TERM' TERM; echo SIGNAL-READY; i=0\n");
         s.append("while [ \"$got\" = none ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\n");
-        s.append("trap - USR1; echo \"RESULT ok-signal $got\"\n");
-        s.append("echo END\nexit ").append(KitRun.EXIT_MARK).append('\n');
+        s.append("trap - TERM; echo \"RESULT ok-signal $got\"\n");
+        // the leftover attack waits for this before it acts
+        s.append(": > \"$F/ended\"; echo END\nexit ").append(KitRun.EXIT_MARK).append('\n');
         return s.toString();
     }
 

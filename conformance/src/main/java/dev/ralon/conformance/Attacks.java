@@ -99,6 +99,13 @@ public final class Attacks {
         a.add(new Attack("chown", "chown 1:1 PATH (root only)", g, OBJECT, "chown 1:1 \"$T\"", null, true));
         a.add(prog("xattr", "setxattr(PATH, user.ralon-kit)", g, OBJECT, "xattr"));
 
+        g = Guarantee.LEFTOVERS;
+        // The leftover waits for the command to end (the script creates $F/ended last), then writes a file of its own a
+        // second later; KitRun looks for that file after the run (not at the attacked path).
+        a.add(sh("leftover", "nohup sh -c 'wait for the command to end; echo late > FREE/leftover' &", g,
+                EnumSet.of(PathKind.FILE), "nohup sh -c 'while [ ! -e \"$F/ended\" ]; do sleep 0.1; done; sleep 1;"
+                        + " echo late > \"$F/leftover-$ID\"' >/dev/null 2>&1 </dev/null &"));
+
         g = Guarantee.CREATE_MISSING;
         a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));
         a.add(sh("create-by-rename", "mv FREE/new MISSING", g, MISSING,

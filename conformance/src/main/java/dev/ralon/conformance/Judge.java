@@ -120,15 +120,25 @@ final class Judge {
         }
         out.put("protected files can be read", Objects.equals(s.get("read-expected"), s.get("read-copy")) ? null
                 : "reading protected files gave other bytes (rc " + s.get("ok-read-protected") + ")" + context);
-        out.put("the command runs as the process ralon was started as (no supervisor)",
-                Objects.equals(s.get("pid-expected"), s.get("pid-seen")) ? null
-                        : "the sandboxed command's pid is " + s.get("pid-seen") + ", but `ralon run` was started as pid "
-                        + s.get("pid-expected") + ": something stays between ralon's process and the command (a"
-                        + " supervising parent), so signals, job control and the exit status no longer reach the command"
-                        + " as they reach the built-in backends' commands; the SPI's Enforcer contract forbids it (exec"
-                        + " the command in place: unshare without --fork)" + context);
-        out.put("a signal sent to that pid reaches the command", "USR1".equals(s.get("ok-signal")) ? null
-                : "SIGUSR1 sent to the pid `ralon run` was started as did not reach the command (it saw: "
+        if (in.declared().contains(Guarantee.LEFTOVERS)) {
+            // contained: the command runs beneath ralon's process, in a PID namespace of its own (SessionContainer)
+            out.put("the command runs in a PID namespace of its own, beneath the process ralon was started as",
+                    !Objects.equals(s.get("pid-expected"), s.get("pid-seen")) && s.get("pid-seen") != null
+                            && !"-1".equals(s.get("pid-seen")) ? null
+                            : "the backend declares " + Guarantee.LEFTOVERS.id() + ", yet the command runs as pid "
+                            + s.get("pid-seen") + ", the pid `ralon run` was started as: it is in no PID namespace of"
+                            + " its own" + context);
+        } else {
+            out.put("the command runs as the process ralon was started as (no supervisor)",
+                    Objects.equals(s.get("pid-expected"), s.get("pid-seen")) ? null
+                            : "the sandboxed command's pid is " + s.get("pid-seen") + ", but `ralon run` was started as pid "
+                            + s.get("pid-expected") + ": something stays between ralon's process and the command (a"
+                            + " supervising parent), so signals, job control and the exit status no longer reach the command"
+                            + " as they reach the built-in backends' commands; the SPI's Enforcer contract forbids it (exec"
+                            + " the command in place: unshare without --fork)" + context);
+        }
+        out.put("SIGTERM sent to ralon's pid reaches the command", "TERM".equals(s.get("ok-signal")) ? null
+                : "SIGTERM sent to the pid `ralon run` was started as did not reach the command (it saw: "
                 + s.get("ok-signal") + ")" + context);
         String gs = s.get("git-status");
         out.put("git status works", "0".equals(s.get("ok-git-status")) && gs != null && gs.contains("agent.lock")

@@ -1,5 +1,7 @@
 package dev.ralon.conformance;
 
+import dev.ralon.enforcer.spi.Guarantee;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -219,7 +221,7 @@ final class KitRun {
                 } else if (line.startsWith("PID ")) {
                     pid = Long.parseLong(line.substring(4).trim());
                 } else if (line.equals("SIGNAL-READY")) {
-                    KitHost.run(List.of("kill", "-USR1", Long.toString(p.pid())), 10);
+                    KitHost.run(List.of("kill", "-TERM", Long.toString(p.pid())), 10);
                 } else if (line.startsWith("SNAP ")) {
                     String id = line.substring(5).trim();
                     Case c = cases.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
@@ -260,6 +262,7 @@ final class KitRun {
                         c.kind() == PathKind.POLICY ? List.of() : watcher.changes(c, before.get(c.id()), watcher.watch(c))));
             }
         }
+        leftovers(outcomes, rc);
         Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
         new TerminalCases(project, backend, uid, watcher).run(cases, before, outcomes, plainOutcomes);
         Map<String, String> sanity = SanityReadings.read(project, uid, rc, policyText, expectedNofile);
@@ -273,5 +276,26 @@ final class KitRun {
                 identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
     }
 
-
+    /**
+     * The leftover attacks ({@link Guarantee#LEFTOVERS}) are judged by a file of their own: each leftover writes
+     * {@code FREE/leftover-ID} a second after the command ended; waited for here, 3 s after the run.
+     */
+    private void leftovers(Map<String, Outcome> outcomes, Map<String, String> rc) throws IOException {
+        List<Case> left = cases.stream().filter(c -> c.attack().guarantee() == Guarantee.LEFTOVERS).toList();
+        if (left.isEmpty()) {
+            return;
+        }
+        try {
+            Thread.sleep(3000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+        for (Case c : left) {
+            Path mark = free.resolve("leftover-" + c.id());
+            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"), Files.exists(mark)
+                    ? List.of("a process the command left running wrote " + proj.relativize(mark) + " after the command"
+                    + " ended") : List.of()));
+        }
+    }
 }

@@ -45,7 +45,7 @@ class JudgeTest {
         s.put("read-copy", "x");
         s.put("pid-expected", "7");
         s.put("pid-seen", "7");
-        s.put("ok-signal", "USR1");
+        s.put("ok-signal", "TERM");
         s.put("ok-git-status", "0");
         s.put("git-status", " M agent.lock\n");
         s.put("id-uid", "1000");

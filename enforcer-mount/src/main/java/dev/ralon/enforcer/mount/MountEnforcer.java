@@ -47,7 +47,7 @@ import java.util.Set;
 public final class MountEnforcer implements Enforcer {
     static final Set<Guarantee> GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
             Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
-            Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA));
+            Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA, Guarantee.LEFTOVERS));
 
     private final MountProbe probe = new MountProbe();
 

@@ -11,6 +11,7 @@ import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.enforcer.spi.exec.SessionContainer;
 
 import java.io.File;
 import java.io.IOException;
@@ -68,7 +69,7 @@ final class MountLaunch {
             return inThisProcess(payload, command, unshare, here.get());
         }
         byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(LibC.getuid(), LibC.getgid(), command.cwd().toString(),
-                unshare.toString(), payload.entries()));
+                unshare.toString(), timeout(), payload.entries()));
         Path file;
         try {
             file = PlanFile.write(bytes);
@@ -138,7 +139,7 @@ final class MountLaunch {
         List<String> argv;
         try {
             argv = MountStage.setUp(new PlanFile.StagePlan(invoker.uid(), invoker.gid(), command.cwd().toString(),
-                    unshare.toString(), payload.entries()), cmd);
+                    unshare.toString(), timeout(), payload.entries()), cmd);
         } catch (StageException e) {
             throw new EnforcementException(e.getMessage());
         }
@@ -150,7 +151,16 @@ final class MountLaunch {
         if (!LauncherNamespace.invokerIsRoot() && LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
             throw new EnforcementException("cannot set no_new_privs: " + Errno.text(Native.getLastError()) + " (prctl)");
         }
-        return new Launch(unshare, argv, command.env());
+        return new Launch(Path.of(argv.get(0)), argv, command.env());
+    }
+
+    /**
+     * The timeout(1) that contains the session ({@link SessionContainer}), or "" when there is none: the plan refused
+     * {@link dev.ralon.enforcer.spi.Guarantee#LEFTOVERS} then (MountPlanner), so the run was admitted degraded.
+     */
+    private static String timeout() {
+        return SessionContainer.unavailableReason() != null ? ""
+                : SessionContainer.timeout().map(Path::toString).orElse("");
     }
 
     private static String absoluteClasspath(String cp) {

@@ -7,6 +7,7 @@ import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.enforcer.spi.exec.MountTable;
+import dev.ralon.enforcer.spi.exec.SessionContainer;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,6 +132,14 @@ final class MountPlanner {
                         + " file system";
             }
             steps.add(new Plan.Step("bind-readonly", p, what + "; bound onto itself, recursive, mount_setattr read-only"));
+        }
+        String notContained = SessionContainer.unavailableReason();
+        if (notContained == null) {
+            steps.add(new Plan.Step("pid-namespace", null, "the command runs in a PID namespace of its own, child of"
+                    + " its PID 1 (timeout(1), which passes signals on): when it ends, every process it started ends"));
+        } else {
+            refusals.add(Plan.Refusal.of(null, "processes the command starts could outlive it: " + notContained,
+                    Set.of(Guarantee.LEFTOVERS)));
         }
         steps.add(new Plan.Step("unshare", null, "nested user and mount namespace with your own uid/gid: every mount"
                 + " above becomes locked (cannot be unmounted, remounted writable or moved), then the command runs"));

@@ -4,6 +4,7 @@ import com.sun.jna.LastErrorException;
 import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.SessionContainer;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,8 +14,9 @@ import java.util.List;
 /**
  * The second link of the mount backend's exec chain: a small JVM main that runs as root of user namespace 1 (created
  * by {@code unshare --user --map-root-user --mount --propagation private}), makes every bind mount of the plan
- * ({@link Mounts}), then execs {@code unshare --user --mount --map-user=UID --map-group=GID -- CMD} so that the command
- * runs in a second user and mount namespace in which every mount made here is locked.
+ * ({@link Mounts}), then execs {@code timeout ... sh ... timeout ... unshare --user --mount --map-user=UID
+ * --map-group=GID -- CMD} so that the command runs in a second user and mount namespace in which every mount made here
+ * is locked, inside a PID namespace made here whose end ends everything it started ({@link SessionContainer}).
  *
  * <p>Usage (built by {@link MountLaunch}, never by hand): {@code MountStage PLAN_FILE SHA256 -- EXECUTABLE ARG1 ...}.
  * The plan file ({@link PlanFile}) is read, deleted, and checked against the SHA-256 given in argv. Any failure prints
@@ -51,18 +53,37 @@ public final class MountStage {
         }
         PlanFile.StagePlan plan = PlanFile.readAndDelete(Path.of(args[0]), args[1]);
         List<String> argv = setUp(plan, Arrays.asList(args).subList(3, args.length));
-        Exec.replaceProcess(Path.of(plan.unshare()), argv, StageEnvironment.forCommand(System.getenv()));
+        Exec.replaceProcess(Path.of(argv.get(0)), argv, StageEnvironment.forCommand(System.getenv()));
     }
 
     /**
      * What this process does as root of user namespace 1, on either route (this stage, or the host JVM the launcher
      * started in that namespace: {@link MountLaunch}): makes every bind of the plan and proves it in place, re-enters
-     * the working directory through the new mounts, secures descriptors 0-2, and returns the argv of the last link,
-     * {@code unshare --user --mount --map-user=UID --map-group=GID -- COMMAND...}, for the caller to exec.
+     * the working directory through the new mounts, secures descriptors 0-2, and returns the argv of the rest of the
+     * chain, for the caller to exec (its first element is the program): the session's PID namespace
+     * ({@link SessionContainer}) around the last link, {@code unshare --user --mount --map-user=UID --map-group=GID --
+     * COMMAND...}.
      */
     static List<String> setUp(PlanFile.StagePlan plan, List<String> command) throws StageException {
-        Mounts.mountAll(plan.entries());
-        Mounts.verifyAll(plan.entries());
+        boolean contained = !plan.timeout().isEmpty();
+        // Contained, the session gets a /proc of its own PID namespace, mounted by its PID 1 (SessionContainer). A
+        // read-only bind beneath the host's /proc (a root invoker's /proc/sys and the other kernel interfaces) would
+        // make the kernel refuse that procfs (fs/namespace.c mount_too_revealing: a new procfs must not reveal what a
+        // mount over the old one hides), so those binds are PID 1's, on the new /proc, and /proc is no way here.
+        List<PlanFile.Entry> here = new ArrayList<>();
+        List<String> procReadOnly = new ArrayList<>();
+        for (PlanFile.Entry e : plan.entries()) {
+            boolean proc = e.path().equals("/proc") || e.path().startsWith("/proc/");
+            if (contained && proc) {
+                if (e.op() == PlanFile.Op.READONLY && !e.path().equals("/proc")) {
+                    procReadOnly.add(e.path());
+                }
+            } else {
+                here.add(e);
+            }
+        }
+        Mounts.mountAll(here);
+        Mounts.verifyAll(here);
         // The working directory was resolved before the binds: it still names the old (unprotected) mounts. Resolve
         // it again so relative paths go through the new mounts (path_resolution(7): lookups start at the cwd's
         // mount and dentry).
@@ -81,6 +102,21 @@ public final class MountStage {
         argv.add("--map-group=" + Integer.toUnsignedString(plan.gid()));
         argv.add("--");
         argv.addAll(command);
-        return argv;
+        if (!contained) {
+            return argv; // the plan refused LEFTOVERS (a program of the chain is missing): admitted only degraded
+        }
+        // Nothing the command starts outlives it: a PID namespace made here, in namespace 1, whose PID 1 (sh, then
+        // timeout) mounts its own /proc, binds the kernel interfaces read-only on it, and passes signals on.
+        String missing = SessionContainer.unavailableReason();
+        if (missing != null) {
+            throw new StageException("the session cannot be contained: " + missing);
+        }
+        try {
+            SessionContainer.enter();
+        } catch (dev.ralon.enforcer.spi.exec.ExecException e) {
+            throw new StageException(e.getMessage());
+        }
+        return SessionContainer.argv(Path.of(plan.timeout()), SessionContainer.setpriv().orElseThrow(),
+                SessionContainer.mount().orElseThrow(), procReadOnly, argv);
     }
 }

@@ -20,8 +20,9 @@ import java.util.List;
  * The plan file, the one thing the host ({@link MountLaunch}) hands to the stage ({@link MountStage}) besides argv:
  * its format, its writing by the host and its reading by the stage, in one place that both processes use.
  *
- * <p>Format: NUL-separated UTF-8 fields, {@value #MAGIC}, uid, gid, working directory, unshare path, the number of
- * entries, then five fields per entry (operation code, path, file type, device, inode). A field holding a NUL byte
+ * <p>Format: NUL-separated UTF-8 fields, {@value #MAGIC}, uid, gid, working directory, unshare path, timeout path
+ * (empty: the session is not contained in a PID namespace, {@link dev.ralon.enforcer.spi.exec.SessionContainer}), the
+ * number of entries, then five fields per entry (operation code, path, file type, device, inode). A field holding a NUL byte
  * cannot be written (no path can hold one).
  *
  * <p>Why a file: argv and the environment share ARG_MAX (a quarter of the stack limit, 2 MiB by default, execve(2)),
@@ -32,7 +33,7 @@ import java.util.List;
  */
 final class PlanFile {
     /** First field of a plan file, naming its format version. */
-    static final String MAGIC = "RALON-MOUNT-PLAN-1";
+    static final String MAGIC = "RALON-MOUNT-PLAN-2";
 
     /** A bind of the plan: a directory on the way (stays writable) or a protected path (read-only). */
     enum Op {
@@ -65,7 +66,7 @@ final class PlanFile {
     }
 
     /** What the stage needs besides the command line. */
-    record StagePlan(int uid, int gid, String cwd, String unshare, List<Entry> entries) {
+    record StagePlan(int uid, int gid, String cwd, String unshare, String timeout, List<Entry> entries) {
     }
 
     private PlanFile() {
@@ -78,6 +79,7 @@ final class PlanFile {
         field(out, Integer.toString(plan.gid()));
         field(out, plan.cwd());
         field(out, plan.unshare());
+        field(out, plan.timeout());
         field(out, Integer.toString(plan.entries().size()));
         for (Entry e : plan.entries()) {
             field(out, String.valueOf(e.op().code));
@@ -107,20 +109,21 @@ final class PlanFile {
                 start = i + 1;
             }
         }
-        if (start != bytes.length || f.size() < 6 || !f.get(0).equals(MAGIC)) {
+        if (start != bytes.length || f.size() < 7 || !f.get(0).equals(MAGIC)) {
             throw new IllegalArgumentException("the plan file is not a " + MAGIC + " file");
         }
-        int n = Integer.parseInt(f.get(5));
-        if (f.size() != 6 + 5 * n) {
-            throw new IllegalArgumentException("the plan file announces " + n + " mounts but holds " + (f.size() - 6) / 5);
+        int n = Integer.parseInt(f.get(6));
+        if (f.size() != 7 + 5 * n) {
+            throw new IllegalArgumentException("the plan file announces " + n + " mounts but holds " + (f.size() - 7) / 5);
         }
         List<Entry> entries = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int b = 6 + 5 * i;
+            int b = 7 + 5 * i;
             entries.add(new Entry(Op.of(f.get(b)), f.get(b + 1), Integer.parseInt(f.get(b + 2)),
                     Long.parseLong(f.get(b + 3)), Long.parseLong(f.get(b + 4))));
         }
-        return new StagePlan(Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)), f.get(3), f.get(4), entries);
+        return new StagePlan(Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)), f.get(3), f.get(4), f.get(5),
+                entries);
     }
 
     /** Lower-case hex SHA-256 ({@link Sha256}: no JCA initialisation on the stage's start). */

@@ -39,8 +39,8 @@ class MountEnforcerTest {
         Enforcer e = found.byName("mount").orElseThrow(() -> new AssertionError("not discovered: " + found.problems()));
         assertEquals(300, e.rank());
         assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
-                Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA),
-                e.guarantees());
+                Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA,
+                Guarantee.LEFTOVERS), e.guarantees());
         assertFalse(e.guarantees().contains(Guarantee.CREATE_MISSING), "creation of missing paths is not enforced");
     }
 
@@ -147,7 +147,7 @@ class MountEnforcerTest {
 
     @Test
     void planFileRoundTripsAndCarriesNoNul() {
-        var plan = new PlanFile.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare",
+        var plan = new PlanFile.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare", "/usr/bin/timeout",
                 List.of(new PlanFile.Entry(PlanFile.Op.WAY, "/home", LinuxAbi.S_IFDIR, 2049, 2),
                         new PlanFile.Entry(PlanFile.Op.READONLY, "/home/u/p q\nr/ä.txt", LinuxAbi.S_IFREG, 2049,
                                 1234567890123L)));
@@ -184,7 +184,7 @@ class MountEnforcerTest {
         String saved = System.getProperty("java.io.tmpdir");
         System.setProperty("java.io.tmpdir", tmp.toString());
         try {
-            byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+            byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", List.of()));
             Path a = PlanFile.write(bytes);
             Path b = PlanFile.write(bytes);
             assertNotEquals(a, b);
@@ -204,7 +204,7 @@ class MountEnforcerTest {
     @Test
     void tamperedPlanFileIsRefused() throws Exception {
         Path plan = tmp.resolve("p.plan");
-        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", List.of()));
+        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", List.of()));
         Files.write(plan, bytes);
         String hash = PlanFile.sha256(bytes);
         Files.writeString(plan, "evil", java.nio.file.StandardOpenOption.APPEND);

@@ -12,7 +12,10 @@ import java.util.Set;
  * The host ({@code ralon run}) calls, on its main thread and in this order: {@link #probe()}; {@link #plan} with the
  * expanded protected set; then, only when the plan is enforceable (or the user explicitly accepted a degraded run),
  * {@link #prepare}; then it execs the returned {@link Launch} in place with {@link dev.ralon.enforcer.spi.exec.Exec},
- * after the exec hygiene described there. Nothing runs beside the command afterwards: no supervisor. The last step of
+ * after the exec hygiene described there. No supervisor of the backend's own: the Launch execs in place; a backend
+ * that declares {@link Guarantee#LEFTOVERS} runs the command beneath PID 1 of a PID namespace of its own (the chain of
+ * {@link dev.ralon.enforcer.spi.exec.SessionContainer}, which passes signals on), any other runs the command as the
+ * process ralon was started as. The last step of
  * that hygiene is the host's terminal guard (a seccomp filter refusing ioctl TIOCSTI/TIOCLINUX, inherited by the
  * Launch and everything it execs); installing it sets no_new_privs when the process lacks CAP_SYS_ADMIN in its user
  * namespace, so a Launch that relies on a set-user-ID helper gains nothing from it.

@@ -28,7 +28,16 @@ public enum Guarantee {
     /** A protected path that did not exist when the sandbox started cannot be created. */
     CREATE_MISSING("create a protected path that did not exist at start"),
     /** Mode, owner, timestamps and extended attributes of a protected path cannot change. */
-    METADATA("change mode, owner, times or xattrs of a protected path");
+    METADATA("change mode, owner, times or xattrs of a protected path"),
+    /**
+     * No process the command starts keeps running once the command has ended ({@code nohup … &}, {@code setsid},
+     * double forks included), so nothing of a session acts after it: a process left behind would keep the session's
+     * old view (under mount, a protected file the user replaced by an atomic save is a new, unbound file there) and
+     * its old policy into the next session. Not an effect on a protected path but on the session as a whole.
+     *
+     * @since 0.1.0
+     */
+    LEFTOVERS("leave a process running after the command ends");
 
     private final String effect;
 

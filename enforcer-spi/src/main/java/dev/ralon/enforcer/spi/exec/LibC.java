@@ -54,6 +54,9 @@ public final class LibC {
     /** prctl(2); -1 and errno on failure. */
     public static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
+    /** unshare(2). */
+    public static native int unshare(int flags) throws LastErrorException;
+
     /** getuid(2). */
     public static native int getuid();
 

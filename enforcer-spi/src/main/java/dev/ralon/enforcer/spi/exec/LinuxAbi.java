@@ -28,6 +28,8 @@ public final class LinuxAbi {
     // (include/uapi/asm-generic/unistd.h) share one table for the calls added after Linux 5.0; ioctl is older.
     /** open_tree(2), Linux 5.2. */
     public static final long SYS_OPEN_TREE = 428;
+    /** unshare(2) flag: a new PID namespace for the caller's children (include/uapi/linux/sched.h). */
+    public static final int CLONE_NEWPID = 0x20000000;
     /** move_mount(2), Linux 5.2. */
     public static final long SYS_MOVE_MOUNT = 429;
     /** close_range(2), Linux 5.9. */
