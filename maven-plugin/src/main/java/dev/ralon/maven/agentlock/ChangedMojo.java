@@ -128,8 +128,15 @@ public class ChangedMojo extends AgentlockMojo {
                     }
                 }
             }
-            String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
-                    + String.join(", ", why);
+            List<String> reasons = new ArrayList<>();
+            if (!why.isEmpty()) {
+                reasons.add("protected by " + String.join(", ", why));
+            }
+            if (f.codeRunning() != null) {
+                reasons.add("code-running configuration: " + f.codeRunning());
+            }
+            String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", " + String.join("; ", reasons)
+                    + (f.where().isEmpty() ? "" : " (in " + String.join(", ", f.where()) + ")");
             Path changed = result.top().resolve(f.path());
             lines.add(changed + ": " + text);
             results.add(new Sarif.Result(Sarif.CHANGE_RULE, "error", text, new Sarif.Location(changed, 0, 0),

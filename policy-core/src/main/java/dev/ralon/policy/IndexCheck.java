@@ -1,0 +1,212 @@
+package dev.ralon.policy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The work tree against the index for protected paths and code-running configuration, compared by content and
+ * regardless of the index's flags: the part of {@code check --changed} that does not take git's word.
+ *
+ * <p>{@code git diff} (diff-files) trusts the index: an entry marked {@code --assume-unchanged} is never looked at, one
+ * marked {@code --skip-worktree} is skipped, and an entry whose recorded stat data (size, mtime, ctime, inode) still
+ * matches the file is taken as unchanged without reading it; the index is a file an agent can write (git-update-index(1),
+ * "USING ASSUME UNCHANGED BIT", "SKIP-WORKTREE BIT"; Documentation/technical/racy-git.txt). So for every index entry
+ * (stage 0, a file or a symbolic link) that a judging policy protects by its path, or that is code-running
+ * configuration, the work tree's file is hashed here as a git blob (SHA-1 or SHA-256, as the repository's ids are) and
+ * compared with the entry's id. A file whose raw bytes differ is asked about once more, to {@code git hash-object}
+ * with the repository's built-in conversions (end of line, {@code ident}, working-tree-encoding; no driver runs,
+ * {@link HardenedGit}), so that a file git would store unchanged is not reported. Only the protected entries are
+ * read, so the cost grows with what is protected, not with the repository.
+ *
+ * <p>An entry with the skip-worktree bit whose file is absent is not a change: that is what sparse checkout does, and
+ * git commits the index's blob for it (which the index layer judges). Present, it is compared like any other.
+ */
+final class IndexCheck {
+    /** Paths per {@code git hash-object} call: well under the kernel's limit on arguments. */
+    private static final int BATCH = 500;
+
+    private IndexCheck() {
+    }
+
+    /** Adds to {@code changes}, as {@link ChangedPaths#WORKTREE}, every covered entry whose work-tree file differs. */
+    static void run(HardenedGit git, Path top, List<Policy> judges, List<String> projectRoots,
+            ChangedPaths.Changes changes) throws GitException {
+        List<Path[]> roots = new ArrayList<>();
+        for (Policy p : judges) {
+            Path root = p.root().toAbsolutePath().normalize();
+            Path real = root;
+            try {
+                real = root.toRealPath();
+            } catch (IOException e) {
+                // keep the lexical root
+            }
+            roots.add(new Path[] {root, real});
+        }
+        byte[] listing = git.run("ls-files", "-z", "-v", "--stage");
+        List<String[]> pending = new ArrayList<>(); // {path, id}: raw bytes differ, ask git
+        Map<Path, Boolean> plainParents = new HashMap<>();
+        for (String record : new String(listing, StandardCharsets.UTF_8).split("\0")) {
+            // "<tag> <mode> <id> <stage>\t<path>" (git-ls-files(1): -v, --stage)
+            int tab = record.indexOf('\t');
+            if (tab < 0) {
+                continue;
+            }
+            String[] meta = record.substring(0, tab).split(" ");
+            if (meta.length != 4 || !meta[3].equals("0")) {
+                continue; // an unmerged path: git diff reports it (U)
+            }
+            String mode = meta[1];
+            if (!mode.equals("100644") && !mode.equals("100755") && !mode.equals("120000")) {
+                continue; // a submodule (160000): compared by git with --ignore-submodules=none
+            }
+            String path = record.substring(tab + 1);
+            if (changes.seen(path, ChangedPaths.WORKTREE) || !covered(path, top, judges, roots, projectRoots)) {
+                continue;
+            }
+            boolean skipWorktree = meta[0].equalsIgnoreCase("S");
+            String id = meta[2];
+            Path file;
+            try {
+                file = top.resolve(path);
+            } catch (java.nio.file.InvalidPathException e) {
+                changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", path, null}));
+                continue;
+            }
+            BasicFileAttributes a = plainParent(file.getParent(), top, plainParents) ? attributes(file) : null;
+            if (a == null || a.isDirectory() || a.isOther()) {
+                if (a == null && skipWorktree) {
+                    continue; // sparse checkout
+                }
+                changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"D", path, null}));
+                continue;
+            }
+            if (a.isSymbolicLink() != mode.equals("120000")) {
+                changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"T", path, null}));
+                continue;
+            }
+            String actual;
+            try {
+                byte[] content = a.isSymbolicLink()
+                        ? Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8) : null;
+                actual = content != null ? blobId(content, id.length()) : blobId(file, a.size(), id.length());
+            } catch (IOException e) {
+                actual = null; // unreadable: cannot be shown unchanged
+            }
+            if (id.equals(actual)) {
+                continue;
+            }
+            if (actual == null || a.isSymbolicLink()) {
+                changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", path, null}));
+            } else {
+                pending.add(new String[] {path, id});
+            }
+        }
+        for (int i = 0; i < pending.size(); i += BATCH) {
+            List<String[]> batch = pending.subList(i, Math.min(pending.size(), i + BATCH));
+            List<String> args = new ArrayList<>(List.of("hash-object", "--"));
+            for (String[] p : batch) {
+                args.add(p[0]);
+            }
+            HardenedGit.Output o = git.attempt(args.toArray(String[]::new));
+            List<String> ids = o.exit() == 0 ? o.text().lines().toList() : List.of();
+            for (int k = 0; k < batch.size(); k++) {
+                if (ids.size() != batch.size() || !ids.get(k).equals(batch.get(k)[1])) {
+                    changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", batch.get(k)[0], null}));
+                }
+            }
+        }
+    }
+
+    /** Whether a judging policy protects {@code rel} by its path alone, or it is code-running configuration. */
+    private static boolean covered(String rel, Path top, List<Policy> judges, List<Path[]> roots,
+            List<String> projectRoots) {
+        if (ChangedPaths.codeRunning(projectRoots, rel) != null) {
+            return true;
+        }
+        Path abs = top.resolve(rel);
+        for (int i = 0; i < judges.size(); i++) {
+            for (Path root : roots.get(i)) {
+                String r = Paths2.relativeBeneath(root, abs);
+                if (r != null && judges.get(i).isProtected(r)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code dir} is reached without a symbolic link beneath the top: git does not follow one (a tracked path
+     * beneath a link is deleted as far as git is concerned), and neither does this comparison.
+     */
+    private static boolean plainParent(Path dir, Path top, Map<Path, Boolean> cache) {
+        if (dir == null || dir.equals(top)) {
+            return true;
+        }
+        Boolean known = cache.get(dir);
+        if (known == null) {
+            BasicFileAttributes a = attributes(dir);
+            known = a != null && a.isDirectory() && plainParent(dir.getParent(), top, cache);
+            cache.put(dir, known);
+        }
+        return known;
+    }
+
+    private static BasicFileAttributes attributes(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** git's id of a blob holding {@code content}: the hash of {@code "blob <size>\0"} and the bytes. */
+    static String blobId(byte[] content, int idLength) throws IOException {
+        MessageDigest md = digest(idLength);
+        md.update(("blob " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
+        md.update(content);
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /**
+     * The id of the file's content as a blob, with the size stat gave for the header; null when the bytes read are not
+     * that many (a file changing while it is read: reported, not trusted).
+     */
+    private static String blobId(Path file, long size, int idLength) throws IOException {
+        MessageDigest md = digest(idLength);
+        md.update(("blob " + size + "\0").getBytes(StandardCharsets.US_ASCII));
+        byte[] buf = new byte[65536];
+        long read = 0;
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md.update(buf, 0, n);
+                read += n;
+            }
+        }
+        return read == size ? HexFormat.of().formatHex(md.digest()) : null;
+    }
+
+    private static MessageDigest digest(int idLength) throws IOException {
+        try {
+            return MessageDigest.getInstance(idLength == 64 ? "SHA-256" : "SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException(e);
+        }
+    }
+}
