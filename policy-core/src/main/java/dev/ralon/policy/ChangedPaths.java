@@ -10,16 +10,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Protected paths that git says changed: what a branch changed since it left a base revision (the work tree, untracked
- * files included, or a given commit, against the merge base), or what the next commit records (the index against
- * HEAD). Rename detection is on, and both sides of a rename are judged. Each path is judged by the work tree's policy,
+ * Protected paths that changed: what a branch would carry since it left a base revision, or what the next commit
+ * records (the index against HEAD). For a base A, the union of three layers (docs/spec.md §2.2): the commits from
+ * the merge base to HEAD, the index against HEAD, and the work tree against the index (tracked changes, deletions,
+ * untracked files that are not ignored), the last compared by content for protected entries whatever the index's
+ * flags ({@link IndexCheck}); so a change written only into git's objects and committed, the file on disk untouched,
+ * is found. {@link CodeRunningConfig} files are reported whether or not a rule protects them, ignored ones included
+ * (listed with {@code git ls-files --others --ignored --exclude-standard} restricted to those entries, so the walk
+ * never enters an ignored build directory). Rename detection is on, and both sides of a rename are judged. Each path is judged by the work tree's policy,
  * the policy at the merge base and (for {@code A...B}) the policy at B, so a change cannot un-protect what it then
  * changes. Used by {@code ralon check --changed/--staged} and by the Maven plugin's {@code changed} goal. Every git
  * command runs through {@link HardenedGit}: nothing the repository configures is executed.
  *
  * <p>The base, as given:
  * <ul>
- *   <li>{@code A}: the work tree against the merge base of A and HEAD (what the branch changed, not what A did since);</li>
+ *   <li>{@code A}: the commits, the index and the work tree against the merge base of A and HEAD (what the branch
+ *       changed, not what A did since);</li>
  *   <li>{@code A...B}: commit B against the merge base of A and B (git diff's meaning; an empty side means HEAD);</li>
  *   <li>{@code A..B}: refused, it means the two end points to {@code git diff} and the branch's own commits to
  *       {@code git log}; the message says to write {@code A...B};</li>
