@@ -44,20 +44,34 @@ final class IndexCheck {
     /** Adds to {@code changes}, as {@link ChangedPaths#WORKTREE}, every covered entry whose work-tree file differs. */
     static void run(HardenedGit git, Path top, List<Policy> judges, List<String> projectRoots,
             ChangedPaths.Changes changes) throws GitException {
-        List<Path[]> roots = new ArrayList<>();
-        for (Policy p : judges) {
-            Path root = p.root().toAbsolutePath().normalize();
-            Path real = root;
+        // each judge's root as a string relation to the top, computed once, so that the test of each index path is
+        // string work only: {judge index, kind, text}; kind 0: the root is the top or beneath it (text: "" or
+        // "app/", the prefix a path must have), kind 1: the top is beneath the root (text: "up/", prepended)
+        List<Object[]> anchors = new ArrayList<>();
+        for (int i = 0; i < judges.size(); i++) {
+            Path root = judges.get(i).root().toAbsolutePath().normalize();
+            java.util.Set<Path> forms = new java.util.LinkedHashSet<>();
+            forms.add(root);
             try {
-                real = root.toRealPath();
+                forms.add(root.toRealPath());
             } catch (IOException e) {
-                // keep the lexical root
+                // the lexical root only
             }
-            roots.add(new Path[] {root, real});
+            for (Path form : forms) {
+                if (form.equals(top)) {
+                    anchors.add(new Object[] {i, 0, ""});
+                } else if (Paths2.relativeBeneath(top, form) != null) {
+                    anchors.add(new Object[] {i, 0, Paths2.relativeBeneath(top, form) + "/"});
+                } else if (Paths2.relativeBeneath(form, top) != null) {
+                    anchors.add(new Object[] {i, 1, Paths2.relativeBeneath(form, top) + "/"});
+                }
+            }
         }
         byte[] listing = git.run("ls-files", "-z", "-v", "--stage");
         List<String[]> pending = new ArrayList<>(); // {path, id}: raw bytes differ, ask git
         Map<Path, Boolean> plainParents = new HashMap<>();
+        MessageDigest sha1 = digest(40); // one each, reset by every digest(): a lookup per file costs more than the hash
+        MessageDigest sha256 = digest(64);
         for (String record : new String(listing, StandardCharsets.UTF_8).split("\0")) {
             // "<tag> <mode> <id> <stage>\t<path>" (git-ls-files(1): -v, --stage)
             int tab = record.indexOf('\t');
@@ -73,7 +87,7 @@ final class IndexCheck {
                 continue; // a submodule (160000): compared by git with --ignore-submodules=none
             }
             String path = record.substring(tab + 1);
-            if (changes.seen(path, ChangedPaths.WORKTREE) || !covered(path, top, judges, roots, projectRoots)) {
+            if (changes.seen(path, ChangedPaths.WORKTREE) || !covered(path, judges, anchors, projectRoots)) {
                 continue;
             }
             boolean skipWorktree = meta[0].equalsIgnoreCase("S");
@@ -101,7 +115,8 @@ final class IndexCheck {
             try {
                 byte[] content = a.isSymbolicLink()
                         ? Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8) : null;
-                actual = content != null ? blobId(content, id.length()) : blobId(file, a.size(), id.length());
+                MessageDigest md = id.length() == 40 ? sha1 : sha256;
+                actual = content != null ? blobId(content, md) : blobId(file, a.size(), md);
             } catch (IOException e) {
                 actual = null; // unreadable: cannot be shown unchanged
             }
@@ -131,18 +146,22 @@ final class IndexCheck {
     }
 
     /** Whether a judging policy protects {@code rel} by its path alone, or it is code-running configuration. */
-    private static boolean covered(String rel, Path top, List<Policy> judges, List<Path[]> roots,
-            List<String> projectRoots) {
+    private static boolean covered(String rel, List<Policy> judges, List<Object[]> anchors, List<String> projectRoots) {
         if (ChangedPaths.codeRunning(projectRoots, rel) != null) {
             return true;
         }
-        Path abs = top.resolve(rel);
-        for (int i = 0; i < judges.size(); i++) {
-            for (Path root : roots.get(i)) {
-                String r = Paths2.relativeBeneath(root, abs);
-                if (r != null && judges.get(i).isProtected(r)) {
-                    return true;
-                }
+        for (Object[] anchor : anchors) {
+            String text = (String) anchor[2];
+            String inRoot;
+            if ((int) anchor[1] == 1) {
+                inRoot = text + rel;
+            } else if (rel.startsWith(text)) {
+                inRoot = rel.substring(text.length());
+            } else {
+                continue;
+            }
+            if (judges.get((int) anchor[0]).isProtected(inRoot)) {
+                return true;
             }
         }
         return false;
@@ -176,8 +195,8 @@ final class IndexCheck {
     }
 
     /** git's id of a blob holding {@code content}: the hash of {@code "blob <size>\0"} and the bytes. */
-    static String blobId(byte[] content, int idLength) throws IOException {
-        MessageDigest md = digest(idLength);
+    static String blobId(byte[] content, MessageDigest md) {
+        md.reset();
         md.update(("blob " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
         md.update(content);
         return HexFormat.of().formatHex(md.digest());
@@ -187,8 +206,8 @@ final class IndexCheck {
      * The id of the file's content as a blob, with the size stat gave for the header; null when the bytes read are not
      * that many (a file changing while it is read: reported, not trusted).
      */
-    private static String blobId(Path file, long size, int idLength) throws IOException {
-        MessageDigest md = digest(idLength);
+    private static String blobId(Path file, long size, MessageDigest md) throws IOException {
+        md.reset();
         md.update(("blob " + size + "\0").getBytes(StandardCharsets.US_ASCII));
         byte[] buf = new byte[65536];
         long read = 0;
@@ -202,11 +221,11 @@ final class IndexCheck {
         return read == size ? HexFormat.of().formatHex(md.digest()) : null;
     }
 
-    private static MessageDigest digest(int idLength) throws IOException {
+    private static MessageDigest digest(int idLength) throws GitException {
         try {
             return MessageDigest.getInstance(idLength == 64 ? "SHA-256" : "SHA-1");
         } catch (NoSuchAlgorithmException e) {
-            throw new IOException(e);
+            throw new GitException("no " + (idLength == 64 ? "SHA-256" : "SHA-1") + " in this Java: " + e.getMessage());
         }
     }
 }
