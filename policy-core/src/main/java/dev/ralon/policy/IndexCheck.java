@@ -1,7 +1,6 @@
 package dev.ralon.policy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -25,9 +24,10 @@ import java.util.Map;
  * matches the file is taken as unchanged without reading it; the index is a file an agent can write (git-update-index(1),
  * "USING ASSUME UNCHANGED BIT", "SKIP-WORKTREE BIT"; Documentation/technical/racy-git.txt). So for every index entry
  * (stage 0, a file or a symbolic link) that a judging policy protects by its path, or that is code-running
- * configuration, the work tree's file is hashed here as a git blob (SHA-1 or SHA-256, as the repository's ids are) and
- * compared with the entry's id. A file whose raw bytes differ is asked about once more, to {@code git hash-object}
- * with the repository's built-in conversions (end of line, {@code ident}, working-tree-encoding; no driver runs,
+ * configuration, the work tree's file is hashed as a git blob ({@code git hash-object --no-filters}, in batches; a
+ * symbolic link's target here, SHA-1 or SHA-256 as the repository's ids are) and compared with the entry's id, after
+ * an lstat that tells a file from a link, a directory or nothing. A file whose raw bytes differ is asked about once
+ * more, to {@code git hash-object} with the repository's built-in conversions (end of line, {@code ident}, working-tree-encoding; no driver runs,
  * {@link HardenedGit}), so that a file git would store unchanged is not reported. Only the protected entries are
  * read, so the cost grows with what is protected, not with the repository.
  *
@@ -68,9 +68,9 @@ final class IndexCheck {
             }
         }
         byte[] listing = git.run("ls-files", "-z", "-v", "--stage");
-        List<String[]> pending = new ArrayList<>(); // {path, id}: raw bytes differ, ask git
+        List<String[]> files = new ArrayList<>(); // {path, index id}: regular files, hashed by git below
         Map<Path, Boolean> plainParents = new HashMap<>();
-        MessageDigest sha1 = digest(40); // one each, reset by every digest(): a lookup per file costs more than the hash
+        MessageDigest sha1 = digest(40); // symbolic links' targets only
         MessageDigest sha256 = digest(64);
         for (String record : new String(listing, StandardCharsets.UTF_8).split("\0")) {
             // "<tag> <mode> <id> <stage>\t<path>" (git-ls-files(1): -v, --stage)
@@ -111,27 +111,42 @@ final class IndexCheck {
                 changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"T", path, null}));
                 continue;
             }
-            String actual;
-            try {
-                byte[] content = a.isSymbolicLink()
-                        ? Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8) : null;
-                MessageDigest md = id.length() == 40 ? sha1 : sha256;
-                actual = content != null ? blobId(content, md) : blobId(file, a.size(), md);
-            } catch (IOException e) {
-                actual = null; // unreadable: cannot be shown unchanged
-            }
-            if (id.equals(actual)) {
-                continue;
-            }
-            if (actual == null || a.isSymbolicLink()) {
-                changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", path, null}));
+            if (a.isSymbolicLink()) {
+                String actual;
+                try {
+                    actual = blobId(Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8),
+                            id.length() == 40 ? sha1 : sha256);
+                } catch (IOException e) {
+                    actual = null; // unreadable: cannot be shown unchanged
+                }
+                if (!id.equals(actual)) {
+                    changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", path, null}));
+                }
             } else {
-                pending.add(new String[] {path, id});
+                files.add(new String[] {path, id});
             }
         }
-        for (int i = 0; i < pending.size(); i += BATCH) {
-            List<String[]> batch = pending.subList(i, Math.min(pending.size(), i + BATCH));
-            List<String> args = new ArrayList<>(List.of("hash-object", "--"));
+        // the raw bytes first (git hash-object --no-filters: 1,000 files in about 40 ms, where opening each from a
+        // short-lived JVM cost ten times that), then the files that differ once more with git's built-in conversions
+        for (String[] f : hashAll(git, hashAll(git, files, true), false)) {
+            changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", f[0], null}));
+        }
+    }
+
+    /**
+     * The entries of {@code files} ({path, index id}) whose work-tree file git hashes to another id, raw or with the
+     * conversions its attributes select (drivers are emptied by {@link HardenedGit}, so none runs); a call git
+     * refuses (a file gone meanwhile) counts every path of its batch as differing.
+     */
+    private static List<String[]> hashAll(HardenedGit git, List<String[]> files, boolean raw) throws GitException {
+        List<String[]> differ = new ArrayList<>();
+        for (int i = 0; i < files.size(); i += BATCH) {
+            List<String[]> batch = files.subList(i, Math.min(files.size(), i + BATCH));
+            List<String> args = new ArrayList<>(List.of("hash-object"));
+            if (raw) {
+                args.add("--no-filters");
+            }
+            args.add("--");
             for (String[] p : batch) {
                 args.add(p[0]);
             }
@@ -139,10 +154,11 @@ final class IndexCheck {
             List<String> ids = o.exit() == 0 ? o.text().lines().toList() : List.of();
             for (int k = 0; k < batch.size(); k++) {
                 if (ids.size() != batch.size() || !ids.get(k).equals(batch.get(k)[1])) {
-                    changes.add(ChangedPaths.WORKTREE, List.<String[]>of(new String[] {"M", batch.get(k)[0], null}));
+                    differ.add(batch.get(k));
                 }
             }
         }
+        return differ;
     }
 
     /** Whether a judging policy protects {@code rel} by its path alone, or it is code-running configuration. */
@@ -200,25 +216,6 @@ final class IndexCheck {
         md.update(("blob " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
         md.update(content);
         return HexFormat.of().formatHex(md.digest());
-    }
-
-    /**
-     * The id of the file's content as a blob, with the size stat gave for the header; null when the bytes read are not
-     * that many (a file changing while it is read: reported, not trusted).
-     */
-    private static String blobId(Path file, long size, MessageDigest md) throws IOException {
-        md.reset();
-        md.update(("blob " + size + "\0").getBytes(StandardCharsets.US_ASCII));
-        byte[] buf = new byte[65536];
-        long read = 0;
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md.update(buf, 0, n);
-                read += n;
-            }
-        }
-        return read == size ? HexFormat.of().formatHex(md.digest()) : null;
     }
 
     private static MessageDigest digest(int idLength) throws GitException {
