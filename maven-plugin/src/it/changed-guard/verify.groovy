@@ -19,7 +19,7 @@ assert byUri.keySet() == [uri('build.properties'), uri('app.properties')] as Set
 def modified = byUri[uri('build.properties')]
 assert modified.ruleId == 'protected-path-changed' && modified.level == 'error'
 // the work tree's rule and the base revision's (HEAD:agent.lock, not a file on disk: no location of its own)
-assert modified.message.text == 'M, protected by "build.properties" (' + top + '/agent.lock:4:5), "build.properties" (HEAD:agent.lock:4:5)'
+assert modified.message.text == 'M, protected by "build.properties" (' + top + '/agent.lock:4:5), "build.properties" (HEAD:agent.lock:4:5) (in worktree)'
 assert modified.relatedLocations*.physicalLocation*.region == [[startLine: 4, startColumn: 5]]
 assert modified.relatedLocations[0].physicalLocation.artifactLocation.uri == uri('agent.lock')
 def renamed = byUri[uri('app.properties')]

@@ -95,9 +95,11 @@ final class Check {
                 m.put("path", f.path());
                 m.put("from", f.from());
                 m.put("rules", rulesJson(f.rules()));
+                m.put("where", f.where());
+                m.put("codeRunningConfig", f.codeRunning());
                 results.add(m);
             } else {
-                out.println(f.status() + "\t" + shown + (explain ? ": protected by " + describe(policy, f.rules()) : ""));
+                out.println(f.status() + "\t" + shown + (explain ? ": " + reasons(policy, f) : ""));
             }
         }
         boolean any = !result.findings().isEmpty();
@@ -114,6 +116,21 @@ final class Check {
         }
         out.flush();
         return any ? ExitCodes.PROTECTED : ExitCodes.OK;
+    }
+
+    /**
+     * Why a change is reported, for {@code --explain}: {@code protected by "x" (agent.lock:3)} and/or
+     * {@code code-running configuration: <why>}, then where the change is: {@code (in commits, index)}.
+     */
+    static String reasons(PolicySet policy, ChangedPaths.Finding f) {
+        List<String> why = new ArrayList<>();
+        if (!f.rules().isEmpty()) {
+            why.add("protected by " + describe(policy, f.rules()));
+        }
+        if (f.codeRunning() != null) {
+            why.add("code-running configuration: " + f.codeRunning());
+        }
+        return String.join("; ", why) + (f.where().isEmpty() ? "" : " (in " + String.join(", ", f.where()) + ")");
     }
 
     /** Checks each path, printing protected ones (or JSON); exit 1 if any is protected. */

@@ -10,16 +10,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Protected paths that git says changed: what a branch changed since it left a base revision (the work tree, untracked
- * files included, or a given commit, against the merge base), or what the next commit records (the index against
- * HEAD). Rename detection is on, and both sides of a rename are judged. Each path is judged by the work tree's policy,
+ * Protected paths that changed: what a branch would carry since it left a base revision, or what the next commit
+ * records (the index against HEAD). For a base A, the union of three layers (docs/spec.md §2.2): the commits from
+ * the merge base to HEAD, the index against HEAD, and the work tree against the index (tracked changes, deletions,
+ * untracked files that are not ignored), the last compared by content for protected entries whatever the index's
+ * flags ({@link IndexCheck}); so a change written only into git's objects and committed, the file on disk untouched,
+ * is found. {@link CodeRunningConfig} files are reported whether or not a rule protects them, ignored ones included
+ * (listed with {@code git ls-files --others --ignored --exclude-standard} restricted to those entries, so the walk
+ * never enters an ignored build directory). Rename detection is on, and both sides of a rename are judged. Each path is judged by the work tree's policy,
  * the policy at the merge base and (for {@code A...B}) the policy at B, so a change cannot un-protect what it then
  * changes. Used by {@code ralon check --changed/--staged} and by the Maven plugin's {@code changed} goal. Every git
  * command runs through {@link HardenedGit}: nothing the repository configures is executed.
  *
  * <p>The base, as given:
  * <ul>
- *   <li>{@code A}: the work tree against the merge base of A and HEAD (what the branch changed, not what A did since);</li>
+ *   <li>{@code A}: the commits, the index and the work tree against the merge base of A and HEAD (what the branch
+ *       changed, not what A did since);</li>
  *   <li>{@code A...B}: commit B against the merge base of A and B (git diff's meaning; an empty side means HEAD);</li>
  *   <li>{@code A..B}: refused, it means the two end points to {@code git diff} and the branch's own commits to
  *       {@code git log}; the message says to write {@code A...B};</li>
@@ -36,9 +42,21 @@ public final class ChangedPaths {
      * @param status git's letter: A, M, D, R, C, T
      * @param path   the path (the destination of a rename), relative to the repository's top level
      * @param from   the source of a rename or copy, else null
-     * @param rules  the rules that protect either side, each pattern once
+     * @param rules  the rules that protect either side, each pattern once (empty for code-running configuration
+     *               that no rule protects)
+     * @param where  where the change is, in this order, each once: {@link #COMMITS} (the commits from the merge base
+     *               to HEAD, or to B), {@link #INDEX} (the index against HEAD), {@link #WORKTREE} (the work tree
+     *               against the index: tracked changes, deletions, untracked files that are not ignored),
+     *               {@link #IGNORED} (an untracked file git ignores)
+     * @param codeRunning for a path of {@link CodeRunningConfig}, what it makes run (reported whether or not a rule
+     *               protects it); else null
      */
-    public record Finding(String status, String path, String from, List<Rule> rules) {
+    public record Finding(String status, String path, String from, List<Rule> rules, List<String> where,
+            String codeRunning) {
+        /** A change protected by {@code rules} (no place, not code-running configuration), as before places existed. */
+        public Finding(String status, String path, String from, List<Rule> rules) {
+            this(status, path, from, rules, List.of(), null);
+        }
     }
 
     /**
@@ -90,15 +108,15 @@ public final class ChangedPaths {
                     + " (core.worktree or a .git file points elsewhere); Ralon checks only the repository it runs in");
         }
         git = HardenedGit.in(top);
-        List<String[]> changes;
+        Changes changes = new Changes();
         // the revisions whose policy also judges: {commit, label}; the label names the policy in messages
         // ("main:agent.lock:4"), the name the user gave where it names that commit, else the short commit id
         List<String[]> revisions = new ArrayList<>();
         String given = base == null ? "HEAD" : base;
         String against;
+        boolean workTree = false;
         if (staged) {
-            changes = parse(git.run("diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
-                    "--ignore-submodules=none", "--"));
+            changes.add(INDEX, diff(git, "--cached", "HEAD"));
             revisions.add(new String[] {"HEAD", "HEAD"});
             against = "the index against HEAD";
         } else {
@@ -124,15 +142,24 @@ public final class ChangedPaths {
             String toCommit = resolve(git, to == null ? "HEAD" : to);
             String mergeBase = mergeBase(git, from, fromCommit, to == null ? "HEAD" : to, toCommit);
             if (to == null) {
-                changes = parse(git.run("diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
-                        "--ignore-submodules=none", mergeBase, "--"));
+                workTree = true;
+                // the net change, the work tree against the merge base: only its letters and rename pairs are used
+                // (what a reader expects to see); what is reported comes from the three layers below, since this
+                // comparison alone reads the work tree where the index says so and misses what the commits and
+                // the index carry but the work tree does not (a blob written with update-index --cacheinfo)
+                changes.net(diff(git, mergeBase));
                 for (String p : split(git.run("ls-files", "-z", "--others", "--exclude-standard"))) {
-                    changes.add(new String[] {"A", p, null});
+                    changes.net(List.<String[]>of(new String[] {"A", p, null}));
+                    changes.add(WORKTREE, List.<String[]>of(new String[] {"A", p, null}));
                 }
+                if (!mergeBase.equals(toCommit)) {
+                    changes.add(COMMITS, diff(git, mergeBase, toCommit));
+                }
+                changes.add(INDEX, diff(git, "--cached", "HEAD"));
+                changes.add(WORKTREE, diff(git));
                 against = "the work tree against " + given;
             } else {
-                changes = parse(git.run("diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv",
-                        "--ignore-submodules=none", mergeBase, toCommit, "--"));
+                changes.add(COMMITS, diff(git, mergeBase, toCommit));
                 revisions.add(new String[] {toCommit, to});
                 against = to + " against " + from;
             }
@@ -152,10 +179,31 @@ public final class ChangedPaths {
                 }
             }
         }
+        List<String> projectRoots = projectRoots(policies, top);
+        if (staged || workTree) {
+            if (workTree) {
+                IndexCheck.run(git, top, judges, projectRoots, changes);
+            } else {
+                // code-running configuration that git does not show: untracked, ignored or not
+                List<String> specs = codeRunningPathspecs(projectRoots);
+                for (String p : split(git.run(concat(List.of("ls-files", "-z", "--others", "--exclude-standard",
+                        "--"), specs)))) {
+                    changes.add(WORKTREE, List.<String[]>of(new String[] {"A", p, null}));
+                }
+            }
+            // ignored files are listed only beneath the code-running entries: the listing of every ignored file
+            // (build output, node_modules) would cost a walk of all of it and report noise
+            List<String> specs = codeRunningPathspecs(projectRoots);
+            for (String p : split(git.run(concat(List.of("ls-files", "-z", "--others", "--ignored",
+                    "--exclude-standard", "--"), specs)))) {
+                changes.add(IGNORED, List.<String[]>of(new String[] {"A", p, null}));
+            }
+        }
         List<Finding> findings = new ArrayList<>();
-        for (String[] c : changes) {
-            List<String> sides = c[2] == null ? List.of(c[1]) : List.of(c[2], c[1]);
+        for (Changes.Change c : changes.all()) {
+            List<String> sides = c.from == null ? List.of(c.path) : List.of(c.from, c.path);
             Map<String, Rule> byPattern = new LinkedHashMap<>();
+            String codeRunning = null;
             for (String side : sides) {
                 Path changed;
                 try {
@@ -169,12 +217,134 @@ public final class ChangedPaths {
                         byPattern.putIfAbsent(r.file() + "\0" + r.pattern() + "\0" + r.line(), r);
                     }
                 }
+                if (codeRunning == null) {
+                    CodeRunningConfig.Entry e = codeRunning(projectRoots, side);
+                    codeRunning = e == null ? null : e.why();
+                }
             }
-            if (!byPattern.isEmpty()) {
-                findings.add(new Finding(c[0], c[1], c[2], List.copyOf(byPattern.values())));
+            if (!byPattern.isEmpty() || codeRunning != null) {
+                List<String> where = c.where.isEmpty() ? List.of(WORKTREE) : List.copyOf(c.where);
+                findings.add(new Finding(c.status, c.path, c.from, List.copyOf(byPattern.values()), where,
+                        codeRunning));
             }
         }
         return new Result(top, given, staged, against, findings);
+    }
+
+    /** Where a change is: in the commits since the merge base, the index against HEAD, the work tree, ignored files. */
+    public static final String COMMITS = "commits";
+    /** See {@link #COMMITS}. */
+    public static final String INDEX = "index";
+    /** See {@link #COMMITS}. */
+    public static final String WORKTREE = "worktree";
+    /** See {@link #COMMITS}. */
+    public static final String IGNORED = "ignored";
+
+    /** {@code git diff --name-status} with renames, hardened, of the given revisions (none: the index and the work tree). */
+    private static List<String[]> diff(HardenedGit git, String... revisions) throws GitException {
+        List<String> args = new ArrayList<>(List.of("diff", "--name-status", "-z", "-M", "--no-ext-diff",
+                "--no-textconv", "--ignore-submodules=none"));
+        args.addAll(List.of(revisions));
+        args.add("--");
+        return parse(git.run(args.toArray(String[]::new)));
+    }
+
+    private static String[] concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all.toArray(String[]::new);
+    }
+
+    /**
+     * The directories, relative to the top with a trailing {@code /} ({@code ""} for the top), at which
+     * {@link CodeRunningConfig} entries are looked for: the repository's top and the directory of each policy in force
+     * inside it.
+     */
+    private static List<String> projectRoots(PolicySet policies, Path top) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        out.add("");
+        for (Policy p : policies.policies()) {
+            Path root = realOrSame(p.root());
+            String rel = Paths2.relativeBeneath(top, root);
+            if (rel != null) {
+                out.add(rel + "/");
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The code-running entry covering {@code rel} (relative to the top) at one of {@code roots}, or null. */
+    static CodeRunningConfig.Entry codeRunning(List<String> roots, String rel) {
+        for (String root : roots) {
+            if (rel.startsWith(root)) {
+                CodeRunningConfig.Entry e = CodeRunningConfig.covering(rel.substring(root.length()));
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Literal, top-anchored pathspecs of every code-running entry at every root. */
+    private static List<String> codeRunningPathspecs(List<String> roots) {
+        List<String> out = new ArrayList<>();
+        for (String root : roots) {
+            for (CodeRunningConfig.Entry e : CodeRunningConfig.ENTRIES) {
+                out.add(":(top,literal)" + root + e.bare());
+            }
+        }
+        return out;
+    }
+
+    /** The changes found, by path (the destination of a rename), each with where it was seen. */
+    static final class Changes {
+        static final class Change {
+            String status;
+            final String path;
+            String from;
+            final java.util.Set<String> where = new java.util.LinkedHashSet<>();
+            boolean netLetter;
+
+            Change(String status, String path, String from) {
+                this.status = status;
+                this.path = path;
+                this.from = from;
+            }
+        }
+
+        private final Map<String, Change> byPath = new LinkedHashMap<>();
+
+        /** The net change's letters and rename pairs (no place of its own). */
+        void net(List<String[]> triples) {
+            for (String[] t : triples) {
+                Change c = byPath.computeIfAbsent(t[1], k -> new Change(t[0], t[1], t[2]));
+                c.status = t[0];
+                c.from = t[2] != null ? t[2] : c.from;
+                c.netLetter = true;
+            }
+        }
+
+        /** Changes seen in one layer; a path not in the net change takes the letter of the first layer naming it. */
+        void add(String layer, List<String[]> triples) {
+            for (String[] t : triples) {
+                Change c = byPath.computeIfAbsent(t[1], k -> new Change(t[0], t[1], t[2]));
+                if (c.from == null && t[2] != null && !c.netLetter) {
+                    c.from = t[2];
+                }
+                c.where.add(layer);
+            }
+        }
+
+        boolean seen(String path, String layer) {
+            Change c = byPath.get(path);
+            return c != null && c.where.contains(layer);
+        }
+
+        /** The changes that some layer saw (a net change no layer saw is kept too, placed in the work tree). */
+        List<Change> all() {
+            return List.copyOf(byPath.values());
+        }
     }
 
     /** The work-tree paths whose version at the compared revisions also judges the changes (see {@link #find}). */

