@@ -104,7 +104,7 @@ public final class Attacks {
         // second later; KitRun looks for that file after the run (not at the attacked path).
         a.add(sh("leftover", "nohup sh -c 'wait for the command to end; echo late > FREE/leftover' &", g,
                 EnumSet.of(PathKind.FILE), "nohup sh -c 'while [ ! -e \"$F/ended\" ]; do sleep 0.1; done; sleep 1;"
-                        + " echo late > \"$F/leftover-$ID\"' >/dev/null 2>&1 </dev/null &"));
+                        + " echo late > \"$F/leftover-$1\"' sh \"$ID\" >/dev/null 2>&1 </dev/null &"));
 
         g = Guarantee.CREATE_MISSING;
         a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));

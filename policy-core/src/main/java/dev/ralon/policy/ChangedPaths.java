@@ -185,7 +185,7 @@ public final class ChangedPaths {
                 IndexCheck.run(git, top, judges, projectRoots, changes);
             } else {
                 // code-running configuration that git does not show: untracked, ignored or not
-                List<String> specs = codeRunningPathspecs(projectRoots);
+                List<String> specs = codeRunningPathspecs(projectRoots, true);
                 for (String p : split(git.run(concat(List.of("ls-files", "-z", "--others", "--exclude-standard",
                         "--"), specs)))) {
                     changes.add(WORKTREE, List.<String[]>of(new String[] {"A", p, null}));
@@ -193,7 +193,9 @@ public final class ChangedPaths {
             }
             // ignored files are listed only beneath the code-running entries: the listing of every ignored file
             // (build output, node_modules) would cost a walk of all of it and report noise
-            List<String> specs = codeRunningPathspecs(projectRoots);
+            // (and not the user-local entries, .idea/ and .vscode/, which most projects ignore on purpose:
+            // CodeRunningConfig.Entry.userLocal)
+            List<String> specs = codeRunningPathspecs(projectRoots, false);
             for (String p : split(git.run(concat(List.of("ls-files", "-z", "--others", "--ignored",
                     "--exclude-standard", "--"), specs)))) {
                 changes.add(IGNORED, List.<String[]>of(new String[] {"A", p, null}));
@@ -286,11 +288,14 @@ public final class ChangedPaths {
         return null;
     }
 
-    /** Literal, top-anchored pathspecs of every code-running entry at every root. */
-    private static List<String> codeRunningPathspecs(List<String> roots) {
+    /** Literal, top-anchored pathspecs of every code-running entry at every root (the user-local ones if asked). */
+    private static List<String> codeRunningPathspecs(List<String> roots, boolean userLocal) {
         List<String> out = new ArrayList<>();
         for (String root : roots) {
             for (CodeRunningConfig.Entry e : CodeRunningConfig.ENTRIES) {
+                if (e.userLocal() && !userLocal) {
+                    continue;
+                }
                 out.add(":(top,literal)" + root + e.bare());
             }
         }

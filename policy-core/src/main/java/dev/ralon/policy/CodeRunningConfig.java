@@ -12,7 +12,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code ralon run} protects each one that exists (the baseline), so a session cannot plant code in them;</li>
  *   <li>{@code ralon check --changed} and {@code --staged} report each one that is added or changed <em>even when
- *       git ignores it</em>, since ignoring is exactly how a planted file stays out of review;</li>
+ *       git ignores it</em>, since ignoring is exactly how a planted file stays out of review (but for the user-local
+ *       entries, {@link Entry#userLocal()});</li>
  *   <li>{@code ralon init} does not propose them: they belong to the baseline, which every run applies anyway.</li>
  * </ul>
  *
@@ -23,8 +24,17 @@ public final class CodeRunningConfig {
     private CodeRunningConfig() {
     }
 
-    /** One entry: the relative path and what it makes run, in a few words. */
-    public record Entry(String path, String why) {
+    /**
+     * One entry: the relative path, what it makes run, in a few words, and whether it is the user's own local state by
+     * design ({@code .idea/}, {@code .vscode/}, {@code .claude/settings.local.json}: editors keep them per user and most
+     * projects ignore them): such an entry is reported by {@code check --changed} when git shows it, not when git
+     * ignores it, or every pre-commit check of an IDE user would refuse.
+     */
+    public record Entry(String path, String why, boolean userLocal) {
+        Entry(String path, String why) {
+            this(path, why, false);
+        }
+
         /** Whether the entry is a directory (its path ends with {@code /}). */
         public boolean directory() {
             return path.endsWith("/");
@@ -51,10 +61,10 @@ public final class CodeRunningConfig {
             new Entry(".npmrc", "npm's script-shell, node-options and registry for every npm in the project"),
             new Entry(".yarnrc.yml", "yarn's yarnPath and plugins run code"),
             new Entry(".envrc", "direnv runs it on entering the directory"),
-            new Entry(".vscode/", "editor tasks (runOn folderOpen), launch and settings run code"),
-            new Entry(".idea/", "IDE run configurations and startup tasks"),
+            new Entry(".vscode/", "editor tasks (runOn folderOpen), launch and settings run code", true),
+            new Entry(".idea/", "IDE run configurations and startup tasks", true),
             new Entry(".claude/settings.json", "Claude Code hooks and permissions: commands the next session runs"),
-            new Entry(".claude/settings.local.json", "Claude Code hooks and permissions (local)"),
+            new Entry(".claude/settings.local.json", "Claude Code hooks and permissions (local)", true),
             new Entry(".mcp.json", "MCP servers: commands the agent starts"),
             new Entry(".gemini/settings.json", "Gemini CLI hooks and MCP servers"),
             new Entry(".codex/", "Codex configuration and hooks"),

@@ -241,15 +241,18 @@ class ChangedPathsTest {
 
     /**
      * Code-running configuration is reported whether or not a rule protects it, and even when git ignores it (here
-     * through .git/info/exclude, so git status shows nothing); an ignored build output is not.
+     * through .git/info/exclude, so git status shows nothing); an ignored build output is not, nor an IDE's ignored
+     * .idea/ (user-local by design).
      */
     @Test
     void ignoredCodeRunningConfigurationIsReportedAndIgnoredBuildOutputIsNot() throws Exception {
         GitRepo r = workflowRepo();
         PolicySet p = policyOf(r);
-        Files.writeString(r.dir.resolve(".git/info/exclude"), ".mvn/\ntarget/\n");
+        Files.writeString(r.dir.resolve(".git/info/exclude"), ".mvn/\ntarget/\n.idea/\n");
         r.write(".mvn/jvm.config", "-javaagent:/tmp/evil.jar\n");
         r.write("target/x.class", "cafebabe\n");
+        // an IDE's own ignored state is not reported (CodeRunningConfig.Entry.userLocal): else every commit refuses
+        r.write(".idea/workspace.xml", "<project/>\n");
         assertEquals("", r.git("status", "--porcelain"));
         for (boolean staged : List.of(false, true)) {
             ChangedPaths.Finding f = only(ChangedPaths.find(p, r.dir, staged ? null : "HEAD", staged, false,
