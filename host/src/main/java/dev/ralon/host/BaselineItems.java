@@ -19,8 +19,11 @@ import java.util.Set;
 
 /**
  * What is in the baseline ({@link Baseline}'s list, with the reason of each) for one project and one user's
- * environment: each path found where git, the shell and the user's tools look for it, with the links on the way.
- * What a backend keeps of it is {@link Baseline#apply}'s job.
+ * environment: each path found where git, the shell and the user's tools look for it, with the links on the way;
+ * what git's configuration names ({@link GitConfig}, read without running git); the project's
+ * {@link CodeRunningConfig} that exists; the writable {@code PATH} directories; what starts the next ralon
+ * ({@link Baseline.Start}). Reading never runs anything, and a file that cannot be read adds nothing (git could not
+ * read it either). What a backend keeps of it is {@link Baseline#apply}'s job.
  */
 final class BaselineItems {
     private BaselineItems() {
