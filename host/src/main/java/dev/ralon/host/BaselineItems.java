@@ -79,7 +79,7 @@ final class BaselineItems {
         }
         projectConfig(projectRoot, git, home, out);
         pathDirectories(projectRoot, home, env, start, out);
-        ownStart(projectRoot, home, start, out);
+        ownStart(projectRoot, home, env, start, out);
         // one item per real path (ZDOTDIR = HOME, XDG dirs inside one another, hooksPath = .husky...)
         Set<Path> seen = new HashSet<>();
         out.removeIf(i -> !seen.add(i.paths().get(i.paths().size() - 1).path()));
@@ -235,31 +235,9 @@ final class BaselineItems {
         if (pathVar == null) {
             return;
         }
-        List<Path> temps = new ArrayList<>();
-        for (String t : new String[] {env.get("TMPDIR"), start.tmpdir(), "/tmp", "/var/tmp", "/dev/shm"}) {
-            Path p = absolute(t);
-            if (p != null) {
-                temps.add(p);
-            }
-        }
-        List<Path> locked = new ArrayList<>(temps);
-        locked.add(projectRoot);
-        if (home != null) {
-            locked.add(home);
-        }
         for (String entry : pathVar.split(":")) {
             Path d = absolute(entry);
-            if (d == null || d.startsWith(projectRoot) || !Files.isDirectory(d) || !Files.isWritable(d)) {
-                continue;
-            }
-            boolean skip = false;
-            for (Path l : locked) {
-                skip |= l.startsWith(d);
-            }
-            for (Path t : temps) {
-                skip |= d.startsWith(t) && !(home != null && home.startsWith(t));
-            }
-            if (!skip) {
+            if (d != null && lockable(d, projectRoot, home, env, start)) {
                 out.add(item(home, projectRoot, d, "on PATH and writable by you: a planted git, java or ls runs"
                         + " instead of the real one"));
             }
@@ -267,15 +245,39 @@ final class BaselineItems {
     }
 
     /**
+     * Whether the directory {@code d} (absolute, normalized) can be a baseline item of its own: it exists, the invoker
+     * can write it (access(2) W_OK), it is neither inside the project nor inside a temporary directory ($TMPDIR,
+     * java.io.tmpdir, /tmp, /var/tmp, /dev/shm, unless that directory holds HOME), and it is not the project, HOME, a
+     * temporary directory or an ancestor of one.
+     */
+    private static boolean lockable(Path d, Path projectRoot, Path home, Map<String, String> env, Baseline.Start start) {
+        if (d.startsWith(projectRoot) || !Files.isDirectory(d) || !Files.isWritable(d)) {
+            return false;
+        }
+        if (projectRoot.startsWith(d) || home != null && home.startsWith(d)) {
+            return false;
+        }
+        for (String t : new String[] {env.get("TMPDIR"), start.tmpdir(), "/tmp", "/var/tmp", "/dev/shm"}) {
+            Path temp = absolute(t);
+            if (temp != null && (temp.startsWith(d) || d.startsWith(temp) && !(home != null && home.startsWith(temp)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * What runs the next {@code ralon} before anything is enforced, when the invoker can write it: the JDK running
      * this JVM ({@code java.home}), the {@code java} the launcher ran and its directory (with the links on the way),
      * the launcher itself with the links on the way, and the class-data archives beside it ({@code .ralon-cds},
-     * mapped into the next start: in the launcher's directory as invoked, and in its real directory).
+     * mapped into the next start: in the launcher's directory as invoked, and in its real directory), and those two
+     * directories themselves where {@link #lockable} (a {@code .ralon-cds} missing there could otherwise be created).
      */
-    private static void ownStart(Path projectRoot, Path home, Baseline.Start start, List<Baseline.Item> out) {
+    private static void ownStart(Path projectRoot, Path home, Map<String, String> env, Baseline.Start start,
+                                 List<Baseline.Item> out) {
         String jdk = "the JDK that runs ralon: a file planted there runs in the next ralon, before anything is enforced";
         Path javaHome = absolute(start.javaHome());
-        if (javaHome != null && Files.isDirectory(javaHome) && Files.isWritable(javaHome)) {
+        if (javaHome != null && lockable(javaHome, projectRoot, home, env, start)) {
             out.add(item(home, projectRoot, javaHome, jdk));
         }
         Path java = absolute(start.launcherJava());
@@ -286,7 +288,7 @@ final class BaselineItems {
                 out.add(i);
             }
             Path bin = java.getParent();
-            if (bin != null && Files.isWritable(bin)) {
+            if (bin != null && lockable(bin, projectRoot, home, env, start)) {
                 out.add(item(home, projectRoot, bin, jdk));
             }
         }
@@ -298,6 +300,14 @@ final class BaselineItems {
             }
             String cds = "ralon's class-data archives: mapped into the next ralon before anything is enforced";
             Path real = i.paths().get(i.paths().size() - 1).path();
+            // the directory itself, where it may be locked: a .ralon-cds created there (a bind cannot stop creation)
+            // would be mapped into the next start
+            for (Path dir : new Path[] {launcher.getParent(), real.getParent()}) {
+                if (dir != null && lockable(dir, projectRoot, home, env, start)) {
+                    out.add(item(home, projectRoot, dir, "ralon's launcher's directory: a .ralon-cds created there is"
+                            + " mapped into the next ralon before anything is enforced"));
+                }
+            }
             for (Path dir : new Path[] {launcher.getParent(), real.getParent()}) {
                 Path c = dir == null ? null : dir.resolve(".ralon-cds");
                 if (c != null && Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) && Files.isWritable(c)) {

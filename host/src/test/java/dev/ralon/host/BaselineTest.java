@@ -339,8 +339,16 @@ class BaselineTest {
                 jdk.resolve("bin/java").toString(), null);
         List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()), start);
         Set<String> d = displays(items);
-        assertTrue(d.containsAll(Set.of("~/jdk", "~/jdk/bin/java", "~/.local/bin/ralon", real.resolve(".ralon-cds")
-                .toString())), d.toString());
+        assertTrue(d.containsAll(Set.of("~/jdk", "~/jdk/bin", "~/jdk/bin/java", "~/.local/bin/ralon", "~/.local/bin",
+                real.toString(), real.resolve(".ralon-cds").toString())), d.toString());
+        // never the project, HOME, a temporary directory or an ancestor of one
+        Baseline.Start inHome = new Baseline.Start(home.toString(), proj.resolve("ralon").toString(), null,
+                base.toString());
+        Files.writeString(proj.resolve("ralon"), "#!/bin/sh\n");
+        Set<String> none = displays(Baseline.items(proj, Map.of("HOME", home.toString()), inHome));
+        assertFalse(none.contains("~") || none.contains(home.toString()) || none.contains(proj.toString())
+                || none.contains(base.toString()), none.toString());
+        assertTrue(none.contains("ralon"), "the launcher file itself: " + none);
         Baseline.Item launcher = find(items, "~/.local/bin/ralon");
         assertEquals(List.of(localBin.resolve("ralon"), real.resolve("ralon")),
                 launcher.paths().stream().map(ProtectedPath::path).toList(), "the link and the real file");
