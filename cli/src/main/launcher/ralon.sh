@@ -225,6 +225,10 @@ esac
 # this file (host/PluginDirectory): a plugin may outrank mount, and its trust check compares owners, which a user
 # namespace maps (root's files show as the overflow uid there).
 # Every start's JVM options (split into words on purpose: each path in them was checked to hold no space or pattern).
+# Each start below also tells the JVM, as two quoted words after the user's options (so they cannot be replaced),
+# this file's absolute path as invoked (-Dralon.launcher, links not resolved) and the java it runs
+# (-Dralon.launcher.java): the baseline protects both, the links on the way and .ralon-cds, when the invoker can write
+# them (docs/security.md, "The repository's doors").
 ralon_jvm="$ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
 ralon_may_mount() { # ARGS after "run"
   while [ $# -gt 0 ]; do
@@ -256,10 +260,10 @@ if [ -n "$ralon_userns" ]; then
   # no -D in RALON_JAVA_OPTS or _JAVA_OPTIONS can override it: LauncherNamespace). user.home: the JVM would otherwise
   # take uid 0's home from the password file.
   RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
-  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"
 fi
 if [ -n "$ralon_hook" ]; then
-  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"
   rc=$?
   case $rc in
     10) exit 0 ;;
@@ -269,4 +273,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$jp" $ralon_jvm $RALON_JAVA_OPTS -cp "$self" dev.ralon.cli.Boot "$@"
+exec "$jp" $ralon_jvm $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"

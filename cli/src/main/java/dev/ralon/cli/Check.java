@@ -75,6 +75,10 @@ final class Check {
         String changedBase = r.changedBase();
         boolean staged = r.staged();
         Path cwd = Path.of("").toAbsolutePath();
+        String redirect = RepositoryCheck.refusal(policy.nearest().root());
+        if (redirect != null) {
+            throw CliException.error(redirect);
+        }
         ChangedPaths.Result result;
         try {
             String base = changedBase == null || changedBase.equals(DEFAULT_BASE) ? null : changedBase;

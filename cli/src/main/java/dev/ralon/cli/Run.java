@@ -67,6 +67,10 @@ final class Run {
         }
         BackendSurvey survey = BackendSurvey.forRun(request.backend()); // what needs no policy, on other threads
         PolicySet policies = PolicyOption.load(request.policy());
+        String redirect = RepositoryCheck.refusal(policies.nearest().root());
+        if (redirect != null) {
+            throw CliException.error(redirect + " (nothing was started)");
+        }
         if (request.createAgentState() && !dryRun && System.getenv("HOME") != null) {
             for (Path created : AgentsUnderLandlock.createStateDirectories(Path.of(System.getenv("HOME")))) {
                 err.println("ralon: created " + created);

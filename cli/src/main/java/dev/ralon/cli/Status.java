@@ -38,6 +38,10 @@ final class Status {
     static int execute(StatusRequest request, PrintWriter out) throws IOException {
         BackendSurvey survey = BackendSurvey.forStatus(); // the backends' probes and plans, beside the policy's walk
         PolicySet policies = PolicyOption.load(request.policy());
+        String redirect = RepositoryCheck.refusal(policies.nearest().root());
+        if (redirect != null) {
+            throw CliException.error(redirect);
+        }
         WalkReader.install();
         Expansion exp = policies.expand(true);
         List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());

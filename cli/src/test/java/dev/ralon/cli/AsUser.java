@@ -63,6 +63,14 @@ final class AsUser implements AutoCloseable {
         return CliE2ETest.exec(cwd, null, env(Map.of()), c.toArray(String[]::new));
     }
 
+    /** The real {@code ralon} with {@code args}, as this user, in {@code cwd}, with {@code extra} in the environment. */
+    ProcessResult ralonWith(Path cwd, Map<String, String> extra, String... args) throws Exception {
+        List<String> c = new ArrayList<>(prefix());
+        c.add(exe.toString());
+        c.addAll(List.of(args));
+        return CliE2ETest.exec(cwd, null, env(extra), c.toArray(String[]::new));
+    }
+
     /** {@code sh -c script} as this user, without any sandbox (the control run). */
     ProcessResult sh(Path cwd, String script) throws Exception {
         List<String> c = new ArrayList<>(prefix());

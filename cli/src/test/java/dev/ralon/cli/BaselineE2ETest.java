@@ -83,7 +83,7 @@ class BaselineE2ETest {
             if (backend.equals("landlock") && gitEntry) {
                 // left out under landlock, and said so in one line: the attack works, which shows the line is true
                 assertTrue(r.err().lines().anyMatch(l -> l.startsWith("ralon: baseline: ") && l.contains(
-                        "NOT protected by landlock: .git/config, .git/hooks (it would make " + p.resolve(".git")
+                        "NOT protected by landlock: .git/config, .git/hooks, .git/info (it would make " + p.resolve(".git")
                                 + " create-restricted)")), r.toString());
                 assertNotEquals(before, read(u, p, watched), "landlock drops .git: " + r);
                 return;

@@ -27,12 +27,23 @@ import java.util.Set;
  *       worktree's {@code .git} file and {@code commondir} (they say where config and hooks are read from),
  *       {@code config.worktree}, and the {@code config} and {@code hooks/} of every submodule's git directory under
  *       {@code modules/} ({@code git status} in the superproject runs in submodules too);</li>
+ *   <li>what git's configuration points at, read as git reads it ({@link GitConfig}: the repository's, the global
+ *       and the system files, and every file they include): the included files, {@code core.hooksPath},
+ *       {@code core.attributesFile}, {@code core.excludesFile}, a {@code core.fsmonitor} program file, and the
+ *       repository's {@code info/} directory (exclude, attributes);</li>
  *   <li>in the home directory: shell start-up and logout files (bash, sh, zsh at {@code $ZDOTDIR}, fish), git's
  *       global configuration, the two {@code PATH} directories the usual profiles put first ({@code ~/.local/bin},
  *       {@code ~/bin}: a planted {@code java} there would run the next {@code ralon}), {@code ~/.mavenrc} (sourced by
  *       {@code mvn}), {@code ~/.npmrc} (script-shell, node-options), ssh's {@code config}, {@code rc} and
  *       {@code authorized_keys}, gpg's {@code gpg-agent.conf}/{@code gpg.conf} (pinentry-program, photo-viewer),
- *       D-Bus session services, systemd user units and environment, desktop autostart entries.</li>
+ *       D-Bus session services, systemd user units and environment, desktop autostart entries;</li>
+ *   <li>the project's code-running configuration that exists ({@link dev.ralon.policy.CodeRunningConfig}:
+ *       {@code .mvn/jvm.config}, {@code .envrc}, {@code .vscode/}...), under the policy's root and the work tree's
+ *       top;</li>
+ *   <li>every directory on {@code PATH} the invoker can write (outside the project and temporary directories), and
+ *       what starts the next {@code ralon} when the invoker can write it: the JDK, the {@code java} the launcher ran
+ *       and its directory, the launcher with the links on the way, and its {@code .ralon-cds} archives
+ *       ({@link Start}).</li>
  * </ul>
  * A path reached through symbolic links is protected at its real place, with every link on the way.
  *
@@ -103,7 +114,33 @@ public final class Baseline {
      * paths listed above that concern it ({@link BaselineItems}).
      */
     public static List<Item> items(Path projectRoot, Map<String, String> env) {
-        return BaselineItems.of(projectRoot, env);
+        return BaselineItems.of(projectRoot, env, Start.current());
+    }
+
+    /** {@link #items(Path, Map)} for a ralon started as {@code start} says (tests give {@link Start#NONE}). */
+    public static List<Item> items(Path projectRoot, Map<String, String> env, Start start) {
+        return BaselineItems.of(projectRoot, env, start);
+    }
+
+    /**
+     * How this ralon was started, for the baseline's items about its own start: each field an absolute path or null.
+     *
+     * @param javaHome     the JDK running this JVM ({@code java.home})
+     * @param launcher     the launcher file as invoked ({@code -Dralon.launcher}, set by ralon.sh: {@code $0} made
+     *                     absolute, not resolved)
+     * @param launcherJava the {@code java} the launcher ran ({@code -Dralon.launcher.java}: from RALON_JAVA, JAVA_HOME
+     *                     or PATH, not resolved)
+     * @param tmpdir       {@code java.io.tmpdir}
+     */
+    public record Start(String javaHome, String launcher, String launcherJava, String tmpdir) {
+        /** Nothing known about the start. */
+        public static final Start NONE = new Start(null, null, null, null);
+
+        /** This JVM's: from its system properties. */
+        public static Start current() {
+            return new Start(System.getProperty("java.home"), System.getProperty("ralon.launcher"),
+                    System.getProperty("ralon.launcher.java"), System.getProperty("java.io.tmpdir"));
+        }
     }
 
     // ------------------------------------------------------------------------------------------ per backend

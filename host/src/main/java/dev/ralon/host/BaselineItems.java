@@ -1,6 +1,8 @@
 package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.policy.CodeRunningConfig;
+import dev.ralon.policy.GitLayout;
 import dev.ralon.policy.LinkResolution;
 
 import java.io.IOException;
@@ -17,21 +19,32 @@ import java.util.Set;
 
 /**
  * What is in the baseline ({@link Baseline}'s list, with the reason of each) for one project and one user's
- * environment: each path found where git, the shell and the user's tools look for it, with the links on the way.
- * What a backend keeps of it is {@link Baseline#apply}'s job.
+ * environment: each path found where git, the shell and the user's tools look for it, with the links on the way;
+ * what git's configuration names ({@link GitConfig}, read without running git); the project's
+ * {@link CodeRunningConfig} that exists; the writable {@code PATH} directories; what starts the next ralon
+ * ({@link Baseline.Start}). Reading never runs anything, and a file that cannot be read adds nothing (git could not
+ * read it either). What a backend keeps of it is {@link Baseline#apply}'s job.
  */
 final class BaselineItems {
     private BaselineItems() {
     }
 
-    /** The baseline for a project whose policy lies in {@code projectRoot} (real), with the user's environment. */
-    static List<Baseline.Item> of(Path projectRoot, Map<String, String> env) {
+    /**
+     * The baseline for a project whose policy lies in {@code projectRoot} (real), with the user's environment, for a
+     * ralon started as {@code start} says.
+     */
+    static List<Baseline.Item> of(Path projectRoot, Map<String, String> env, Baseline.Start start) {
         List<Baseline.Item> out = new ArrayList<>();
-        gitItems(projectRoot, out);
         Path home = absolute(env.get("HOME"));
         // HOME=/ (some service accounts) is nobody's home: ~/bin there would be the system's /bin
-        if (home != null && home.getParent() != null) {
-            Path config = absoluteOr(env.get("XDG_CONFIG_HOME"), home.resolve(".config"));
+        if (home != null && home.getParent() == null) {
+            home = null;
+        }
+        Path config = home == null ? absolute(env.get("XDG_CONFIG_HOME"))
+                : absoluteOr(env.get("XDG_CONFIG_HOME"), home.resolve(".config"));
+        GitLayout git = GitLayout.find(projectRoot);
+        gitItems(git, projectRoot, home, config, env, out);
+        if (home != null) {
             Path data = absoluteOr(env.get("XDG_DATA_HOME"), home.resolve(".local/share"));
             Path zdot = absoluteOr(env.get("ZDOTDIR"), home);
             String shell = "shell start-up or logout file: runs in every later shell";
@@ -64,58 +77,256 @@ final class BaselineItems {
                     "environment of user services (LD_PRELOAD)"));
             out.add(item(home, projectRoot, config.resolve("autostart"), "the desktop session runs these at login"));
         }
-        // one item per real path (ZDOTDIR = HOME, XDG dirs inside one another...)
+        projectConfig(projectRoot, git, home, out);
+        pathDirectories(projectRoot, home, env, start, out);
+        ownStart(projectRoot, home, env, start, out);
+        // one item per real path (ZDOTDIR = HOME, XDG dirs inside one another, hooksPath = .husky...)
         Set<Path> seen = new HashSet<>();
         out.removeIf(i -> !seen.add(i.paths().get(i.paths().size() - 1).path()));
         return out;
     }
 
-    /** The git files of the repository the project belongs to: found as git does, from the project upwards. */
-    private static void gitItems(Path projectRoot, List<Baseline.Item> out) {
-        Path top = null;
-        Path dotGit = null;
-        for (Path d = projectRoot; d != null; d = d.getParent()) {
-            Path g = d.resolve(".git");
-            if (Files.exists(g, LinkOption.NOFOLLOW_LINKS)) {
-                top = d;
-                dotGit = g;
-                break;
-            }
-        }
-        if (dotGit == null) {
-            return;
-        }
-        Path gitDir = dotGit;
-        Path common = dotGit;
+    /**
+     * The git files of the repository the project belongs to (found as git does, from the project upwards), and what
+     * git's configuration points at: the included files, core.hooksPath, core.attributesFile, core.excludesFile, a
+     * core.fsmonitor program, and the repository's info/ directory (docs/security.md, "The repository's doors").
+     */
+    private static void gitItems(GitLayout git, Path projectRoot, Path home, Path xdgConfig, Map<String, String> env,
+                                 List<Baseline.Item> out) {
         String config = "git runs what it names (core.fsmonitor, hooksPath, drivers, pager, sshCommand) in every"
                 + " later git command";
-        if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
-            // a linked worktree or a submodule: ".git" is a file "gitdir: PATH" (gitrepository-layout(5))
-            out.add(item(null, projectRoot, dotGit, "says which git directory (config, hooks) git uses here"));
-            String text = firstLine(dotGit);
-            if (text == null || !text.startsWith("gitdir:")) {
-                return;
+        List<Path> files = new ArrayList<>();
+        Path top = null;
+        if (git != null) {
+            top = git.top();
+            Path gitDir = git.gitDir();
+            Path common = git.common();
+            if (git.dotGitIsFile()) {
+                // a linked worktree or a submodule: ".git" is a file "gitdir: PATH" (gitrepository-layout(5))
+                out.add(item(null, projectRoot, git.dotGit(), "says which git directory (config, hooks) git uses here"));
+                if (!gitDir.equals(common)) {
+                    out.add(item(null, projectRoot, gitDir.resolve("commondir"),
+                            "says where a worktree's shared config and hooks are"));
+                }
+                if (!gitDir.equals(common) && (worktreeConfig(common)
+                        || Files.exists(gitDir.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS))) {
+                    out.add(item(null, projectRoot, gitDir.resolve("config.worktree"), config));
+                    files.add(gitDir.resolve("config.worktree"));
+                }
             }
-            gitDir = top.resolve(text.substring(7).trim()).normalize();
-            common = gitDir;
-            String commondir = firstLine(gitDir.resolve("commondir"));
-            if (commondir != null) {
-                out.add(item(null, projectRoot, gitDir.resolve("commondir"),
-                        "says where a worktree's shared config and hooks are"));
-                common = gitDir.resolve(commondir.trim()).normalize();
-            }
-            if (!gitDir.equals(common) && (worktreeConfig(common)
-                    || Files.exists(gitDir.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS))) {
-                out.add(item(null, projectRoot, gitDir.resolve("config.worktree"), config));
+            if (!Files.isRegularFile(gitDir, LinkOption.NOFOLLOW_LINKS)) { // not a .git file without "gitdir:"
+                out.add(item(null, projectRoot, common.resolve("config"), config));
+                files.add(0, common.resolve("config"));
+                if (Files.exists(common.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS) || worktreeConfig(common)) {
+                    // read only with extensions.worktreeConfig (git-worktree(1), "CONFIGURATION FILE"), set in config
+                    out.add(item(null, projectRoot, common.resolve("config.worktree"), config));
+                    files.add(common.resolve("config.worktree"));
+                }
+                out.add(item(null, projectRoot, common.resolve("hooks"), "git runs the hooks in it"));
+                if (Files.exists(common.resolve("info"), LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(item(null, projectRoot, common.resolve("info"), "git reads exclude (what it hides from"
+                            + " review) and attributes (which filter and diff drivers run) from it"));
+                }
+                submodules(common.resolve("modules"), projectRoot, out, 0);
             }
         }
-        out.add(item(null, projectRoot, common.resolve("config"), config));
-        if (Files.exists(common.resolve("config.worktree"), LinkOption.NOFOLLOW_LINKS) || worktreeConfig(common)) {
-            // read only with extensions.worktreeConfig (git-worktree(1), "CONFIGURATION FILE"), set in config
-            out.add(item(null, projectRoot, common.resolve("config.worktree"), config));
+        // the global and system files, where git reads them (git-config(1), FILES)
+        String global = env.get("GIT_CONFIG_GLOBAL");
+        if (global != null && !global.isEmpty()) {
+            Path g = GitConfig.path(global, null, home);
+            if (g != null) {
+                files.add(g);
+                out.add(item(home, projectRoot, g, "git's global configuration (GIT_CONFIG_GLOBAL)"));
+            }
+        } else {
+            if (xdgConfig != null) {
+                files.add(xdgConfig.resolve("git/config"));
+            }
+            if (home != null) {
+                files.add(home.resolve(".gitconfig"));
+            }
         }
-        out.add(item(null, projectRoot, common.resolve("hooks"), "git runs the hooks in it"));
-        submodules(common.resolve("modules"), projectRoot, out, 0);
+        if (env.get("GIT_CONFIG_NOSYSTEM") == null) {
+            files.add(Path.of("/etc/gitconfig"));
+        }
+        GitConfig.Result read = GitConfig.read(files, home);
+        for (Path inc : read.includes()) {
+            out.add(item(home, projectRoot, inc, "included by git's configuration (include.path, includeIf): read as"
+                    + " part of it"));
+        }
+        for (GitConfig.Entry e : read.entries()) {
+            Path target = null;
+            String why = null;
+            switch (e.key()) {
+                case "core.hookspath":
+                    // relative: to where hooks run, the work tree's top (githooks(5))
+                    target = GitConfig.path(e.value(), top, home);
+                    why = "core.hooksPath: git runs the hooks in it";
+                    break;
+                case "core.attributesfile":
+                    target = GitConfig.path(e.value(), top, home);
+                    why = "core.attributesFile: attributes choose the filter and diff drivers git runs";
+                    break;
+                case "core.excludesfile":
+                    target = GitConfig.path(e.value(), top, home);
+                    why = "core.excludesFile: decides what git hides from review";
+                    break;
+                case "core.fsmonitor":
+                    target = fsmonitorProgram(e.value(), top, home);
+                    why = "core.fsmonitor's program: every git status runs it";
+                    break;
+                default:
+                    break;
+            }
+            if (target != null && Files.exists(target)) {
+                out.add(item(home, projectRoot, target, why));
+            }
+        }
+    }
+
+    /**
+     * The file {@code core.fsmonitor} runs when it is not a boolean (git 2.36+ takes true as the built-in daemon): the
+     * value is a shell command (fsmonitor.c runs it with use_shell); its whole text when that names a file, else its
+     * first word when that does. A bare program name is found on PATH, whose writable directories are items anyway.
+     */
+    private static Path fsmonitorProgram(String value, Path top, Path home) {
+        if (value == null || GitConfig.bool(value) != null) {
+            return null;
+        }
+        Path whole = GitConfig.path(value, top, home);
+        if (whole != null && Files.isRegularFile(whole)) {
+            return whole;
+        }
+        String first = value.trim().split("[ \t]+", 2)[0];
+        return first.contains("/") ? GitConfig.path(first, top, home) : null;
+    }
+
+    /**
+     * Each file or directory of {@link CodeRunningConfig} that exists under the project's root and, when different,
+     * the git work tree's top. Absent ones are no items: a bind cannot stop their creation, and check --changed
+     * reports them when created.
+     */
+    private static void projectConfig(Path projectRoot, GitLayout git, Path home, List<Baseline.Item> out) {
+        List<Path> roots = new ArrayList<>(List.of(projectRoot));
+        if (git != null && !git.top().equals(projectRoot)) {
+            roots.add(git.top());
+        }
+        for (Path root : roots) {
+            for (CodeRunningConfig.Entry e : CodeRunningConfig.ENTRIES) {
+                Path p = root.resolve(e.bare());
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(item(home, projectRoot, p, "project configuration: " + e.why()));
+                }
+            }
+        }
+    }
+
+    /**
+     * Every directory on {@code PATH} that exists and that the invoker can write (access(2) W_OK: a planted
+     * {@code git} or {@code java} there runs instead of the real one, the next {@code ralon}'s java included), but
+     * not: a relative entry (it names the working directory); one inside the project (the project's own tools,
+     * node_modules/.bin, are its work) or inside a temporary directory ($TMPDIR, java.io.tmpdir, /tmp, /var/tmp,
+     * /dev/shm, unless that directory holds HOME); nor one that is the project, HOME, a temporary directory or any of
+     * their ancestors (locking those would stop all work).
+     */
+    private static void pathDirectories(Path projectRoot, Path home, Map<String, String> env, Baseline.Start start,
+                                        List<Baseline.Item> out) {
+        String pathVar = env.get("PATH");
+        if (pathVar == null) {
+            return;
+        }
+        for (String entry : pathVar.split(":")) {
+            Path d = absolute(entry);
+            if (d != null && lockable(d, projectRoot, home, env, start)) {
+                out.add(item(home, projectRoot, d, "on PATH and writable by you: a planted git, java or ls runs"
+                        + " instead of the real one"));
+            }
+        }
+    }
+
+    /**
+     * Whether the directory {@code d} (absolute, normalized) can be a baseline item of its own: it exists, the invoker
+     * can write it (access(2) W_OK), it is neither inside the project nor inside a temporary directory ($TMPDIR,
+     * java.io.tmpdir, /tmp, /var/tmp, /dev/shm, unless that directory holds HOME), and it is not the project, HOME, a
+     * temporary directory or an ancestor of one.
+     */
+    private static boolean lockable(Path d, Path projectRoot, Path home, Map<String, String> env, Baseline.Start start) {
+        if (d.startsWith(projectRoot) || !Files.isDirectory(d) || !Files.isWritable(d)) {
+            return false;
+        }
+        if (projectRoot.startsWith(d) || home != null && home.startsWith(d)) {
+            return false;
+        }
+        for (String t : new String[] {env.get("TMPDIR"), start.tmpdir(), "/tmp", "/var/tmp", "/dev/shm"}) {
+            Path temp = absolute(t);
+            if (temp != null && (temp.startsWith(d) || d.startsWith(temp) && !(home != null && home.startsWith(temp)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * What runs the next {@code ralon} before anything is enforced, when the invoker can write it: the JDK running
+     * this JVM ({@code java.home}), the {@code java} the launcher ran and its directory (with the links on the way),
+     * the launcher itself with the links on the way, and the class-data archives beside it ({@code .ralon-cds},
+     * mapped into the next start: in the launcher's directory as invoked, and in its real directory), and those two
+     * directories themselves where {@link #lockable} (a {@code .ralon-cds} missing there could otherwise be created).
+     */
+    private static void ownStart(Path projectRoot, Path home, Map<String, String> env, Baseline.Start start,
+                                 List<Baseline.Item> out) {
+        String jdk = "the JDK that runs ralon: a file planted there runs in the next ralon, before anything is enforced";
+        Path javaHome = absolute(start.javaHome());
+        if (javaHome != null && lockable(javaHome, projectRoot, home, env, start)) {
+            out.add(item(home, projectRoot, javaHome, jdk));
+        }
+        Path java = absolute(start.launcherJava());
+        if (java != null && Files.exists(java)) {
+            Baseline.Item i = item(home, projectRoot, java, "the java the launcher runs: replaced, it runs as the next"
+                    + " ralon, before anything is enforced");
+            if (writable(i)) {
+                out.add(i);
+            }
+            Path bin = java.getParent();
+            if (bin != null && lockable(bin, projectRoot, home, env, start)) {
+                out.add(item(home, projectRoot, bin, jdk));
+            }
+        }
+        Path launcher = absolute(start.launcher());
+        if (launcher != null && Files.isRegularFile(launcher)) {
+            Baseline.Item i = item(home, projectRoot, launcher, "ralon's launcher: replaced, it runs instead of ralon");
+            if (writable(i)) {
+                out.add(i);
+            }
+            String cds = "ralon's class-data archives: mapped into the next ralon before anything is enforced";
+            Path real = i.paths().get(i.paths().size() - 1).path();
+            // the directory itself, where it may be locked: a .ralon-cds created there (a bind cannot stop creation)
+            // would be mapped into the next start
+            for (Path dir : new Path[] {launcher.getParent(), real.getParent()}) {
+                if (dir != null && lockable(dir, projectRoot, home, env, start)) {
+                    out.add(item(home, projectRoot, dir, "ralon's launcher's directory: a .ralon-cds created there is"
+                            + " mapped into the next ralon before anything is enforced"));
+                }
+            }
+            for (Path dir : new Path[] {launcher.getParent(), real.getParent()}) {
+                Path c = dir == null ? null : dir.resolve(".ralon-cds");
+                if (c != null && Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) && Files.isWritable(c)) {
+                    out.add(item(home, projectRoot, c, cds));
+                }
+            }
+        }
+    }
+
+    /** Whether the invoker can change what {@code i} reaches: its real file, or a link or directory on the way. */
+    private static boolean writable(Baseline.Item i) {
+        for (ProtectedPath p : i.paths()) {
+            Path dir = p.path().getParent();
+            if (Files.isWritable(p.path()) && p.kind() != ProtectedPath.Kind.SYMLINK
+                    || dir != null && Files.isWritable(dir)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean worktreeConfig(Path common) {
@@ -183,17 +394,6 @@ final class BaselineItems {
             return "~/" + home.relativize(p);
         }
         return p.toString();
-    }
-
-    private static String firstLine(Path f) {
-        try {
-            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > 4096) {
-                return null;
-            }
-            return Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse(null);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 
     private static Path absolute(String s) {

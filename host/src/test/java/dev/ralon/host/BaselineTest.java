@@ -67,9 +67,11 @@ class BaselineTest {
     void aPlainRepositoryFromASubdirectoryAndNoHome() throws Exception {
         Path r = repo(tmp.toRealPath().resolve("r"));
         Path sub = Files.createDirectories(r.resolve("sub"));
-        List<Baseline.Item> items = Baseline.items(sub, Map.of());
-        assertEquals(Set.of(r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString()), displays(items));
-        assertEquals(List.of(), Baseline.items(Files.createDirectories(tmp.resolve("none")).toRealPath(), Map.of())
+        List<Baseline.Item> items = Baseline.items(sub, Map.of(), Baseline.Start.NONE);
+        assertEquals(Set.of(r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString(),
+                r.resolve(".git/info").toString()), displays(items));
+        assertEquals(List.of(), Baseline.items(Files.createDirectories(tmp.resolve("none")).toRealPath(), Map.of(),
+                        Baseline.Start.NONE)
                 .stream().filter(i -> i.display().contains(".git")).toList(), "no repository, no git entries");
     }
 
@@ -79,11 +81,12 @@ class BaselineTest {
         Path r = repo(tmp.toRealPath().resolve("main"));
         git(r, "worktree", "add", "-q", "../wt", "-b", "wt");
         Path wt = tmp.toRealPath().resolve("wt");
-        Set<String> d = displays(Baseline.items(wt, Map.of()));
+        Set<String> d = displays(Baseline.items(wt, Map.of(), Baseline.Start.NONE));
         assertEquals(Set.of(".git", r.resolve(".git/worktrees/wt/commondir").toString(),
-                r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString()), d);
+                r.resolve(".git/config").toString(), r.resolve(".git/hooks").toString(),
+                r.resolve(".git/info").toString()), d);
         git(r, "config", "extensions.worktreeConfig", "true");
-        d = displays(Baseline.items(wt, Map.of()));
+        d = displays(Baseline.items(wt, Map.of(), Baseline.Start.NONE));
         assertTrue(d.contains(r.resolve(".git/worktrees/wt/config.worktree").toString()), d.toString());
         assertTrue(d.contains(r.resolve(".git/config.worktree").toString()), d.toString());
     }
@@ -94,10 +97,10 @@ class BaselineTest {
         Path lib = repo(tmp.toRealPath().resolve("lib"));
         Path r = repo(tmp.toRealPath().resolve("super"));
         git(r, "submodule", "add", "-q", lib.toString(), "deps/lib");
-        Set<String> d = displays(Baseline.items(r, Map.of()));
+        Set<String> d = displays(Baseline.items(r, Map.of(), Baseline.Start.NONE));
         assertTrue(d.containsAll(Set.of(".git/config", ".git/hooks", ".git/modules/deps/lib/config",
                 ".git/modules/deps/lib/hooks")), d.toString());
-        Set<String> inside = displays(Baseline.items(r.resolve("deps/lib"), Map.of()));
+        Set<String> inside = displays(Baseline.items(r.resolve("deps/lib"), Map.of(), Baseline.Start.NONE));
         assertTrue(inside.containsAll(Set.of(".git", r.resolve(".git/modules/deps/lib/config").toString(),
                 r.resolve(".git/modules/deps/lib/hooks").toString())), inside.toString());
     }
@@ -112,7 +115,8 @@ class BaselineTest {
         Path zdot = Files.createDirectories(home.resolve("zsh"));
         Path xdg = Files.createDirectories(home.resolve("xdg"));
         List<Baseline.Item> items = Baseline.items(Files.createDirectories(home.resolve("p")),
-                Map.of("HOME", home.toString(), "ZDOTDIR", zdot.toString(), "XDG_CONFIG_HOME", xdg.toString()));
+                Map.of("HOME", home.toString(), "ZDOTDIR", zdot.toString(), "XDG_CONFIG_HOME", xdg.toString()),
+                Baseline.Start.NONE);
         Set<String> d = displays(items);
         assertTrue(d.containsAll(Set.of("~/.bashrc", "~/zsh/.zshrc", "~/xdg/git", "~/xdg/fish/config.fish",
                 "~/.local/bin", "~/.ssh/config")), d.toString());
@@ -183,7 +187,7 @@ class BaselineTest {
         Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
         ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), List.of(new ProtectedPath(
                 proj.resolve("agent.lock"), ProtectedPath.Kind.FILE, List.of("self"))), List.of());
-        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()));
+        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()), Baseline.Start.NONE);
 
         // restricting, with create-missing: .git entries and ~/.config ones dropped; HOME files kept, absent included
         Restricting landlockLike = new Restricting(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.CREATE_MISSING));
@@ -197,7 +201,7 @@ class BaselineTest {
         assertTrue(a.dropped().stream().anyMatch(x -> x.item().display().equals(".git/config")
                 && x.reason().equals("it would make " + proj.resolve(".git") + " create-restricted")), a.dropped().toString());
         String line = a.summary("restricting");
-        assertTrue(line.contains("NOT protected by restricting: .git/config, .git/hooks (it would make "), line);
+        assertTrue(line.contains("NOT protected by restricting: .git/config, .git/hooks, .git/info (it would make "), line);
 
         // a plan made ahead (BackendSurvey) for the set withCandidates gives: the same outcome, and the only plan apply
         // asks for is that one (then the narrowed one)
@@ -241,5 +245,113 @@ class BaselineTest {
         Baseline.Item item = new Baseline.Item(".git/hooks", "hooks", List.of(new ProtectedPath(hooks,
                 ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
         assertEquals(List.of(hooks), Baseline.merge(set, List.of(item)).paths().stream().map(ProtectedPath::path).toList());
+    }
+
+    static Baseline.Item find(List<Baseline.Item> items, String display) {
+        return items.stream().filter(i -> i.display().equals(display)).findFirst().orElseThrow(
+                () -> new AssertionError(display + " not in " + displays(items)));
+    }
+
+    /** What git's configuration points at, read as git reads it: each existing target is an item; absent ones not. */
+    @Test
+    void whatGitsConfigurationPointsAt() throws Exception {
+        Path home = Files.createDirectories(tmp.toRealPath().resolve("home"));
+        Path proj = repo(home.resolve("proj"));
+        Files.createDirectories(proj.resolve(".husky"));
+        Files.createDirectories(home.resolve("gitinc"));
+        Files.writeString(home.resolve("gitinc/extra.config"), "[include]\n\tpath = deeper.config\n");
+        Files.writeString(home.resolve("gitinc/deeper.config"), "[core]\n\texcludesFile = ~/ignore\n");
+        Files.writeString(home.resolve("ignore"), "*.secret\n");
+        Files.writeString(home.resolve("fsm.sh"), "#!/bin/sh\n");
+        Files.writeString(home.resolve(".gitconfig"), "[includeIf \"hasconfig:remote.*.url:x\"]\n\tpath = cond.config\n"
+                + "[core]\n\tattributesFile = ~/attrs\n");
+        Files.writeString(home.resolve("cond.config"), "");
+        Files.writeString(proj.resolve(".git/config"), Files.readString(proj.resolve(".git/config"))
+                + "[core]\n\thooksPath = .husky\n\tfsmonitor = ~/fsm.sh --flag\n[include]\n\tpath = ~/gitinc/extra.config\n"
+                + "\tpath = ~/gitinc/absent.config\n");
+        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString(), "GIT_CONFIG_NOSYSTEM", "1"),
+                Baseline.Start.NONE);
+        Set<String> d = displays(items);
+        assertTrue(d.containsAll(Set.of(".husky", ".git/info", "~/gitinc/extra.config", "~/gitinc/deeper.config",
+                "~/ignore", "~/fsm.sh", "~/cond.config")), d.toString());
+        assertFalse(d.contains("~/gitinc/absent.config") || d.contains("~/attrs"), "absent targets: " + d);
+        assertTrue(find(items, ".husky").why().contains("core.hooksPath"));
+
+        // a boolean fsmonitor (the built-in daemon) names no file
+        Files.writeString(proj.resolve(".git/config"), "[core]\n\tfsmonitor = true\n");
+        assertFalse(displays(Baseline.items(proj, Map.of("HOME", home.toString(), "GIT_CONFIG_NOSYSTEM", "1"),
+                Baseline.Start.NONE)).contains("~/fsm.sh"));
+    }
+
+    /** CodeRunningConfig: each entry that exists, at the policy's root and at the work tree's top. */
+    @Test
+    void projectConfigurationThatRunsCode() throws Exception {
+        Path r = repo(tmp.toRealPath().resolve("r"));
+        Path sub = Files.createDirectories(r.resolve("sub"));
+        Files.createDirectories(sub.resolve(".mvn"));
+        Files.writeString(sub.resolve(".mvn/jvm.config"), "-Xmx1g\n");
+        Files.writeString(r.resolve(".envrc"), "echo hi\n");
+        Files.createDirectories(r.resolve(".vscode"));
+        Set<String> d = displays(Baseline.items(sub, Map.of(), Baseline.Start.NONE));
+        assertTrue(d.containsAll(Set.of(".mvn/jvm.config", r.resolve(".envrc").toString(),
+                r.resolve(".vscode").toString())), d.toString());
+        assertFalse(d.contains(".mvn/maven.config") || d.contains(".envrc"), "absent ones are no items: " + d);
+    }
+
+    /**
+     * PATH: each writable directory, but not one in the project or a temporary directory, nor an ancestor of the
+     * project, HOME or a temporary directory; relative entries never.
+     */
+    @Test
+    void writablePathDirectories() throws Exception {
+        Path base = tmp.toRealPath();
+        Path home = Files.createDirectories(base.resolve("home"));
+        Path proj = Files.createDirectories(home.resolve("proj"));
+        Path cargo = Files.createDirectories(home.resolve(".cargo/bin"));
+        Path inProject = Files.createDirectories(proj.resolve("node_modules/.bin"));
+        Path t = Files.createDirectories(base.resolve("t"));
+        Path inTemp = Files.createDirectories(t.resolve("bin"));
+        Path other = Files.createDirectories(base.resolve("opt/bin"));
+        String path = String.join(":", cargo.toString(), "", ".", "bin", inProject.toString(), inTemp.toString(),
+                home.toString(), base.toString(), "/", other.toString(), base.resolve("absent").toString());
+        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString(), "PATH", path,
+                "TMPDIR", t.toString()), Baseline.Start.NONE);
+        List<String> onPath = items.stream().filter(i -> i.why().startsWith("on PATH")).map(Baseline.Item::display)
+                .toList();
+        assertEquals(List.of("~/.cargo/bin", other.toString()), onPath);
+    }
+
+    /** Ralon's own start: the JDK, the launcher's java and its directory, the launcher with its links, .ralon-cds. */
+    @Test
+    void ownStartWhenWritable() throws Exception {
+        Path base = tmp.toRealPath();
+        Path home = Files.createDirectories(base.resolve("home"));
+        Path proj = Files.createDirectories(home.resolve("proj"));
+        Path jdk = Files.createDirectories(home.resolve("jdk"));
+        Files.createDirectories(jdk.resolve("bin"));
+        Files.createSymbolicLink(jdk.resolve("bin/java"), Path.of(System.getProperty("java.home"), "bin/java"));
+        Path real = Files.createDirectories(base.resolve("install"));
+        Files.writeString(real.resolve("ralon"), "#!/bin/sh\n");
+        Files.createDirectories(real.resolve(".ralon-cds"));
+        Path localBin = Files.createDirectories(home.resolve(".local/bin"));
+        Files.createSymbolicLink(localBin.resolve("ralon"), real.resolve("ralon"));
+        Baseline.Start start = new Baseline.Start(jdk.toString(), localBin.resolve("ralon").toString(),
+                jdk.resolve("bin/java").toString(), null);
+        List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()), start);
+        Set<String> d = displays(items);
+        assertTrue(d.containsAll(Set.of("~/jdk", "~/jdk/bin", "~/jdk/bin/java", "~/.local/bin/ralon", "~/.local/bin",
+                real.toString(), real.resolve(".ralon-cds").toString())), d.toString());
+        // never the project, HOME, a temporary directory or an ancestor of one
+        Baseline.Start inHome = new Baseline.Start(home.toString(), proj.resolve("ralon").toString(), null,
+                base.toString());
+        Files.writeString(proj.resolve("ralon"), "#!/bin/sh\n");
+        Set<String> none = displays(Baseline.items(proj, Map.of("HOME", home.toString()), inHome));
+        assertFalse(none.contains("~") || none.contains(home.toString()) || none.contains(proj.toString())
+                || none.contains(base.toString()), none.toString());
+        assertTrue(none.contains("ralon"), "the launcher file itself: " + none);
+        Baseline.Item launcher = find(items, "~/.local/bin/ralon");
+        assertEquals(List.of(localBin.resolve("ralon"), real.resolve("ralon")),
+                launcher.paths().stream().map(ProtectedPath::path).toList(), "the link and the real file");
+        assertEquals(ProtectedPath.Kind.SYMLINK, find(items, "~/jdk/bin/java").paths().get(0).kind());
     }
 }
