@@ -24,7 +24,12 @@ import java.util.Set;
  * <p>Tools that check a project rather than enforce on it (the Maven plugin) may stop at the project's repository:
  * {@link #inRepository} splits the files in force into those inside the repository and those above it, so that a
  * project nested under a directory with an agent.lock of its own neither walks nor judges that directory's tree.
- * Enforcement ({@code ralon run}, the hooks) always uses {@link #inForce}: policies only add.
+ * Enforcement ({@code ralon run}, the hooks) always uses {@link #inForce} or {@link #inTree}: policies only add.
+ *
+ * <p>A tool acting for a working directory ({@code ralon run}, {@code check}, {@code status}) uses {@link #inTree}:
+ * the files in force there and every {@value #FILE_NAME} below the <em>tree</em>'s top (the directory of the
+ * outermost file found upwards, or the directory itself when none is), so that a policy nested anywhere in the tree it
+ * works on is in force, as git reads every {@code .gitignore}.
  */
 public final class PolicyDiscovery {
     public static final String FILE_NAME = "agent.lock";
@@ -83,6 +88,111 @@ public final class PolicyDiscovery {
      * @param outside        the files above it, farthest first
      */
     public record InRepository(Path repositoryRoot, List<Path> inside, List<Path> outside) {
+    }
+
+    /**
+     * The files in force for a tool working in {@code dir} (docs/spec.md §2.1): every file {@link #inForce} at
+     * {@code dir}, then every {@value #FILE_NAME} below the tree's top, shallowest first. The tree's top is the
+     * directory of the outermost file in force at {@code dir} that holds {@code dir}'s real path, or that real path
+     * itself when none does.
+     *
+     * <p>The walk below the top skips nothing (not {@code .git}, not {@code node_modules}: a skipped directory would be
+     * a place to hide a policy from the run while the hook, which judges a file by the policies above it, sees it). It
+     * never follows a symbolic link (a directory inside the tree is reached by its real path anyway; one outside is
+     * not part of the tree), so it lists each directory of the tree once and is bounded by the tree's size. Anything
+     * named agent.lock counts, as upwards: a link, a directory or a fifo named so is found and then refused by the
+     * loader. A directory that cannot be listed, or an entry whose type cannot be told, is an error, never a skipped
+     * policy.
+     *
+     * @param dir absolute, or relative to the working directory; when it does not exist, nothing below it is searched
+     * @throws PolicyException (kind {@link ErrorKind#UNREADABLE}) when whether the tree holds an agent.lock somewhere
+     *                         cannot be told
+     */
+    public static Tree inTree(Path dir) throws PolicyException {
+        return inTree(dir, DirectoryReader.installed());
+    }
+
+    static Tree inTree(Path dir, DirectoryReader reader) throws PolicyException {
+        List<Path> above = inForce(dir);
+        Path lexical = dir.toAbsolutePath().normalize();
+        Path real = realOrNull(lexical);
+        if (real == null) {
+            return new Tree(lexical, above, List.of());
+        }
+        Path top = real;
+        for (Path f : above) {
+            Path d = f.getParent();
+            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
+                top = d;
+            }
+        }
+        PolicyFinder finder = new PolicyFinder();
+        new TreeWalker(top, reader).with(finder).walk();
+        if (finder.failure != null) {
+            throw finder.failure;
+        }
+        Set<Path> aboveSet = new java.util.HashSet<>(above);
+        List<Path> below = new ArrayList<>();
+        for (Path f : finder.found) {
+            if (!aboveSet.contains(f)) {
+                below.add(f);
+            }
+        }
+        below.sort(java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(Path::toString));
+        return new Tree(top, above, List.copyOf(below));
+    }
+
+    /**
+     * The files in force for a tool working in a directory ({@link #inTree}).
+     *
+     * @param top   the tree's top directory (real path; the directory as given when it does not exist)
+     * @param above the files in force at the directory ({@link #inForce}), farthest first
+     * @param below the files found below {@code top} that are not among {@code above}, shallowest first
+     */
+    public record Tree(Path top, List<Path> above, List<Path> below) {
+        /** Every file: {@code above}, then {@code below}. */
+        public List<Path> files() {
+            List<Path> all = new ArrayList<>(above);
+            all.addAll(below);
+            return List.copyOf(all);
+        }
+    }
+
+    /** The walk's visitor for {@link #inTree}: every entry named agent.lock; enters directories, never links. */
+    private static final class PolicyFinder implements WalkVisitor<Boolean> {
+        final List<Path> found = new ArrayList<>();
+        PolicyException failure;
+
+        @Override
+        public Boolean atRoot() {
+            return Boolean.TRUE;
+        }
+
+        @Override
+        public Boolean visit(Boolean state, WalkEntry child) {
+            if (failure != null) {
+                return null;
+            }
+            if (child.name().equals(FILE_NAME)) {
+                found.add(child.path()); // whatever it is: the loader refuses what is not a regular file
+                return null; // a directory named agent.lock is refused; what it holds does not matter
+            }
+            DirectoryReader.Type type = child.type();
+            if (type == null) {
+                if (!child.vanished()) {
+                    failure = cannotTell(child.path().resolve(FILE_NAME), child.failure());
+                }
+                return null;
+            }
+            return type == DirectoryReader.Type.DIRECTORY ? Boolean.TRUE : null; // never through a link
+        }
+
+        @Override
+        public void cannotList(Boolean state, Path dir, Throwable why) {
+            if (failure == null) {
+                failure = cannotTell(dir.resolve(FILE_NAME), why instanceof Exception e ? e : new IOException(why));
+            }
+        }
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * protects it, so a nearer agent.lock never removes what a farther one protects. Immutable.
  *
  * <p>Contract: a set is either <em>discovered</em> ({@link #inForceAt}, {@link #inForceFor}: every agent.lock from a
- * directory up to the file system root, each loaded; any one that cannot be loaded makes the whole set fail with that
+ * directory up to the file system root; {@link #inTree}: those and every agent.lock below the tree's top; each loaded; any one that cannot be loaded makes the whole set fail with that
  * file's error, so a planted broken file can never disable the others) or <em>explicit</em> ({@link #explicit}: a file
  * the user named, e.g. with {@code --policy}, which then replaces discovery: only the user can pass it, an agent
  * cannot pass it to the user's later runs).
@@ -41,6 +41,20 @@ public final class PolicySet {
      */
     public static PolicySet inForceAt(Path dir) throws PolicyException {
         return load(PolicyDiscovery.inForce(dir));
+    }
+
+    /**
+     * The policies in force for a tool working in {@code dir} ({@code ralon run}, {@code check}, {@code status}):
+     * those {@link #inForceAt} it and every agent.lock below the tree's top ({@link PolicyDiscovery#inTree}). A path
+     * in the tree is judged by the same policies as {@link #inForceFor} judges it by, plus policies whose roots do
+     * not hold it, which protect nothing there: a command and a hook agree on every file of the tree.
+     *
+     * @param dir absolute, or relative to the working directory; need not exist
+     * @throws PolicyException the error of the first file (nearest first) that cannot be loaded, or a directory of
+     *                         the tree that cannot be examined
+     */
+    public static PolicySet inTree(Path dir) throws PolicyException {
+        return load(PolicyDiscovery.inTree(dir).files());
     }
 
     /**
