@@ -92,7 +92,7 @@ public final class PolicyDiscovery {
 
     /**
      * The files in force for a tool working in {@code dir} (docs/spec.md §2.1): every file {@link #inForce} at
-     * {@code dir}, then every {@value #FILE_NAME} below the tree's top, shallowest first. The tree's top is the
+     * {@code dir} and every {@value #FILE_NAME} below the tree's top ({@link Tree#files} says in which order). The tree's top is the
      * directory of the outermost file in force at {@code dir} that holds {@code dir}'s real path, or that real path
      * itself when none does.
      *
@@ -117,7 +117,7 @@ public final class PolicyDiscovery {
         Path lexical = dir.toAbsolutePath().normalize();
         Path real = realOrNull(lexical);
         if (real == null) {
-            return new Tree(lexical, above, List.of());
+            return new Tree(lexical, above);
         }
         Path top = real;
         for (Path f : above) {
@@ -131,31 +131,29 @@ public final class PolicyDiscovery {
         if (finder.failure != null) {
             throw finder.failure;
         }
-        Set<Path> aboveSet = new java.util.HashSet<>(above);
-        List<Path> below = new ArrayList<>();
-        for (Path f : finder.found) {
-            if (!aboveSet.contains(f)) {
-                below.add(f);
-            }
+        // the same order whatever the directory in the tree: the files at or above the top (farthest first), then
+        // every file strictly inside the top, shallowest first, then by path
+        List<Path> outer = new ArrayList<>();
+        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
+                .thenComparing(Path::toString));
+        for (Path f : above) {
+            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
         }
-        below.sort(java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(Path::toString));
-        return new Tree(top, above, List.copyOf(below));
+        inside.addAll(finder.found);
+        inside.removeAll(outer);
+        List<Path> files = new ArrayList<>(outer);
+        files.addAll(inside);
+        return new Tree(top, List.copyOf(files));
     }
 
     /**
      * The files in force for a tool working in a directory ({@link #inTree}).
      *
-     * @param top   the tree's top directory (real path; the directory as given when it does not exist)
-     * @param above the files in force at the directory ({@link #inForce}), farthest first
-     * @param below the files found below {@code top} that are not among {@code above}, shallowest first
+     * @param top   the tree's top directory (a real path; the directory as given when it does not exist)
+     * @param files every file in force: those at or above {@code top} (farthest first), then those inside the tree
+     *              (shallowest first, then by path), the same list from any directory of the tree
      */
-    public record Tree(Path top, List<Path> above, List<Path> below) {
-        /** Every file: {@code above}, then {@code below}. */
-        public List<Path> files() {
-            List<Path> all = new ArrayList<>(above);
-            all.addAll(below);
-            return List.copyOf(all);
-        }
+    public record Tree(Path top, List<Path> files) {
     }
 
     /** The walk's visitor for {@link #inTree}: every entry named agent.lock; enters directories, never links. */
