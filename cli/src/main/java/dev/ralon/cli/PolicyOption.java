@@ -36,6 +36,7 @@ final class PolicyOption {
                 return PolicySet.explicit(PolicyLoader.load(policy));
             }
             Path cwd = Path.of("").toAbsolutePath();
+            WalkReader.install(); // the tree's walk reads entry types from the listing, as the expansion's does
             PolicySet set = PolicySet.inTree(cwd);
             if (set.isEmpty()) {
                 throw CliException.of("no-policy", "no " + PolicyDiscovery.FILE_NAME + " in " + cwd

@@ -126,11 +126,7 @@ public final class PolicyDiscovery {
                 top = d;
             }
         }
-        PolicyFinder finder = new PolicyFinder();
-        new TreeWalker(top, reader).with(finder).walk();
-        if (finder.failure != null) {
-            throw finder.failure;
-        }
+        List<Path> found = below(top, reader);
         // the same order whatever the directory in the tree: the files at or above the top (farthest first), then
         // every file strictly inside the top, shallowest first, then by path
         List<Path> outer = new ArrayList<>();
@@ -139,11 +135,56 @@ public final class PolicyDiscovery {
         for (Path f : above) {
             (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
         }
-        inside.addAll(finder.found);
+        inside.addAll(found);
         inside.removeAll(outer);
         List<Path> files = new ArrayList<>(outer);
         files.addAll(inside);
         return new Tree(top, List.copyOf(files));
+    }
+
+    /** Every entry named agent.lock below {@code top} (a real directory), in walk order. */
+    private static List<Path> below(Path top, DirectoryReader reader) throws PolicyException {
+        PolicyFinder finder = new PolicyFinder();
+        new TreeWalker(top, reader).with(finder).walk();
+        if (finder.failure != null) {
+            throw finder.failure;
+        }
+        return finder.found;
+    }
+
+    /**
+     * {@link #inRepository}, with the tree of {@link #inTree} cut at the repository: {@code inside} also holds every
+     * agent.lock below the directory of the outermost file inside the repository that holds {@code dir}'s real path
+     * (or below {@code dir} itself when there is none), shallowest first; {@code outside} is as
+     * {@link #inRepository} says. For a build-time checker of one project: the tree above the repository is another
+     * project's.
+     *
+     * @throws PolicyException as {@link #inTree}
+     */
+    public static InRepository inRepositoryTree(Path dir) throws PolicyException {
+        InRepository split = inRepository(dir);
+        Path real = realOrNull(dir.toAbsolutePath().normalize());
+        if (real == null) {
+            return split;
+        }
+        Path top = real;
+        for (Path f : split.inside()) {
+            Path d = f.getParent();
+            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
+                top = d;
+            }
+        }
+        List<Path> outer = new ArrayList<>();
+        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
+                .thenComparing(Path::toString));
+        for (Path f : split.inside()) {
+            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
+        }
+        inside.addAll(below(top, DirectoryReader.installed()));
+        inside.removeAll(outer);
+        List<Path> files = new ArrayList<>(outer);
+        files.addAll(inside);
+        return new InRepository(split.repositoryRoot(), List.copyOf(files), split.outside());
     }
 
     /**
