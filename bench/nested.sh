@@ -92,6 +92,6 @@ done
   echo
   echo "| files | patterns | command | discovered (s) | --policy (s) | ratio |"
   echo "|---:|---|---|---:|---:|---:|"
-  awk -F, '{ r = ($4 > 0) ? sprintf("%.2f", $3 / $4) : "-"; printf "| %d | %s | `%s` | %.2f | %.2f | %s |\n", $1, $2, $3, $3, $4, r }' "$rows"
+  awk -F, '{ r = ($5 > 0) ? sprintf("%.2f", $4 / $5) : "-"; printf "| %d | %s | `%s` | %.2f | %.2f | %s |\n", $1, $2, $3, $4, $5, r }' "$rows"
 } > "$out"
 echo "results written to $out" >&2

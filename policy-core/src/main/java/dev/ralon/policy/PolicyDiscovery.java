@@ -117,7 +117,7 @@ public final class PolicyDiscovery {
         Path lexical = dir.toAbsolutePath().normalize();
         Path real = realOrNull(lexical);
         if (real == null) {
-            return new Tree(lexical, above);
+            return new Tree(lexical, above, above.isEmpty() ? null : above.get(above.size() - 1));
         }
         Path top = real;
         for (Path f : above) {
@@ -139,7 +139,7 @@ public final class PolicyDiscovery {
         inside.removeAll(outer);
         List<Path> files = new ArrayList<>(outer);
         files.addAll(inside);
-        return new Tree(top, List.copyOf(files));
+        return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
     }
 
     /** Every entry named agent.lock below {@code top} (a real directory), in walk order. */
@@ -191,10 +191,12 @@ public final class PolicyDiscovery {
      * The files in force for a tool working in a directory ({@link #inTree}).
      *
      * @param top   the tree's top directory (a real path; the directory as given when it does not exist)
-     * @param files every file in force: those at or above {@code top} (farthest first), then those inside the tree
-     *              (shallowest first, then by path), the same list from any directory of the tree
+     * @param files   every file in force: those at or above {@code top} (farthest first), then those inside the
+     *                tree (shallowest first, then by path), the same list from any directory of the tree
+     * @param nearest the file in force at the directory nearest to it (the last of {@link #inForce}), one of
+     *                {@code files}; null when no file is in force at the directory itself (only below it)
      */
-    public record Tree(Path top, List<Path> files) {
+    public record Tree(Path top, List<Path> files, Path nearest) {
     }
 
     /** The walk's visitor for {@link #inTree}: every entry named agent.lock; enters directories, never links. */

@@ -146,4 +146,33 @@ class PolicyTreeDiscoveryTest {
         assertFalse(set.check(top.resolve("app/x")).isEmpty());
         assertFalse(set.check(top.resolve("app/agent.lock")).isEmpty());
     }
+
+    /**
+     * The nearest policy (the run's RALON_POLICY, the baseline's and the required paths' root) stays the one in force
+     * at the directory, never the deepest file below it.
+     */
+    @Test
+    void theNearestPolicyIsTheDirectorysNotTheDeepestBelow() throws Exception {
+        Path top = monorepo();
+        assertEquals(top.resolve("agent.lock"), PolicySet.inTree(top).nearest().file());
+        assertEquals(top.resolve("app/agent.lock"), PolicySet.inTree(top.resolve("app")).nearest().file());
+        assertEquals(top.resolve("app/agent.lock"), PolicySet.inTree(top.resolve("app")).expand(false).policy().file(),
+                "the expansion's policy is the set's nearest");
+        assertEquals(top.resolve("lib/agent.lock"),
+                PolicySet.discovered(PolicyDiscovery.inTree(top).files(), top.resolve("lib")).nearest().file());
+        Path bare = Files.createDirectories(tmp.resolveSibling(tmp.getFileName() + "-bare")).toRealPath();
+        try {
+            Files.createDirectories(bare.resolve("x/y"));
+            Files.writeString(bare.resolve("x/agent.lock"), "version: 1\n");
+            Files.writeString(bare.resolve("x/y/agent.lock"), "version: 1\n");
+            assertEquals(bare.resolve("x/agent.lock"), PolicySet.inTree(bare).nearest().file(),
+                    "none in force at the directory itself: the shallowest of the tree");
+        } finally {
+            Files.delete(bare.resolve("x/y/agent.lock"));
+            Files.delete(bare.resolve("x/agent.lock"));
+            Files.delete(bare.resolve("x/y"));
+            Files.delete(bare.resolve("x"));
+            Files.delete(bare);
+        }
+    }
 }
