@@ -221,7 +221,13 @@ public final class PolicyDiscovery {
             DirectoryReader.Type type = child.type();
             if (type == null) {
                 if (!child.vanished()) {
-                    failure = cannotTell(child.path().resolve(FILE_NAME), child.failure());
+                    Exception e = child.failure();
+                    String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                            : e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                            : String.valueOf(e == null ? null : e.getMessage());
+                    failure = new PolicyException(ErrorKind.UNREADABLE, child.path(), 0, 0, "cannot examine this entry ("
+                            + why + "): whether it is a directory that holds an agent.lock cannot be told; a policy"
+                            + " that may be in force is never skipped");
                 }
                 return null;
             }
