@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * {@code ralon check}: the paths to judge (or none: the listing), or {@code --changed}/{@code --staged}.
  *
- * @param policy      {@code --policy FILE}, or null to discover every agent.lock from the working directory up
+ * @param policy      {@code --policy FILE}, or null to discover every agent.lock from the working directory up and below the tree's top
  * @param paths       the PATH arguments, as given
  * @param changedBase {@code --changed [BASE]}: null when not given, {@link Check#DEFAULT_BASE} without a value
  */

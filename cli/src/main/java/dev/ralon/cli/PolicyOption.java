@@ -11,12 +11,14 @@ import java.util.List;
 
 /**
  * {@code --policy FILE}, shared by the commands that read a policy. Without it, every agent.lock from the working
- * directory up to the file system root is in force (docs/spec.md §2); with it, that file alone is: the user asked for
+ * directory up to the file system root is in force, and every agent.lock below the top of that tree
+ * ({@link PolicySet#inTree}, docs/spec.md §2.1); with it, that file alone is (no tree is walked): the user asked for
  * it explicitly, and an agent cannot pass it to the user's later runs.
  */
 final class PolicyOption {
     @Option(names = "--policy", paramLabel = "FILE",
-            description = "Use this policy file alone, instead of every agent.lock from the working directory up.")
+            description = "Use this policy file alone, instead of every agent.lock from the working directory up and below"
+                    + " the top of that tree.")
     Path policy;
 
     /** Loads the policies in force, or fails with one line (naming the file that cannot be used) and exit 2. */
@@ -26,7 +28,7 @@ final class PolicyOption {
 
     /**
      * Loads the policies in force: {@code policy} alone when not null (given by {@code --policy}), else every agent.lock
-     * from the working directory up; fails with one line (naming the file that cannot be used) and exit 2.
+     * from the working directory up and below the top of that tree; fails with one line (naming the file that cannot be used) and exit 2.
      */
     static PolicySet load(Path policy) {
         try {
@@ -34,10 +36,11 @@ final class PolicyOption {
                 return PolicySet.explicit(PolicyLoader.load(policy));
             }
             Path cwd = Path.of("").toAbsolutePath();
-            PolicySet set = PolicySet.inForceAt(cwd);
+            WalkReader.install(); // the tree's walk reads entry types from the listing, as the expansion's does
+            PolicySet set = PolicySet.inTree(cwd);
             if (set.isEmpty()) {
                 throw CliException.of("no-policy", "no " + PolicyDiscovery.FILE_NAME + " in " + cwd
-                        + " or any parent directory (create one with: ralon init)");
+                        + ", any parent directory or below (create one with: ralon init)");
             }
             return set;
         } catch (PolicyException e) {
@@ -46,8 +49,9 @@ final class PolicyOption {
     }
 
     /**
-     * With {@code --policy}: the agent.lock files discovery would have put in force and the explicit file leaves out
-     * (said by status and run, so that replacing them is never silent); else empty.
+     * With {@code --policy}: the agent.lock files discovery would have put in force from the working directory up and
+     * the explicit file leaves out (said by status and run, so that replacing them is never silent); else empty. The
+     * tree below is not walked for this: the note says that files below were not looked for.
      */
     static List<Path> leftOutByExplicitPolicy(Path policy) {
         if (policy == null) {
@@ -77,6 +81,7 @@ final class PolicyOption {
             return null;
         }
         return "--policy replaces discovery: not in force in this command: "
-                + String.join(", ", left.stream().map(Path::toString).toList());
+                + String.join(", ", left.stream().map(Path::toString).toList())
+                + " (nor any agent.lock below; those were not looked for)";
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * {@code ralon run}: the command to start and how.
  *
- * @param policy  {@code --policy FILE}, or null to discover every agent.lock from the working directory up
+ * @param policy  {@code --policy FILE}, or null to discover every agent.lock from the working directory up and below the tree's top
  * @param backend {@code --backend NAME}, or null for the machine's choice
  * @param command the command and its arguments, as given after {@code --} (empty only with {@code --dry-run})
  */

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /**
  * {@code ralon status}: the policy in force, the backends and the baseline.
  *
- * @param policy {@code --policy FILE}, or null to discover every agent.lock from the working directory up
+ * @param policy {@code --policy FILE}, or null to discover every agent.lock from the working directory up and below the tree's top
  * @param json   {@code --json}: print the JSON document (docs/json.md), errors included
  */
 record StatusRequest(Path policy, boolean json) implements Request {

@@ -2,8 +2,9 @@ package dev.ralon.cli;
 
 /**
  * Where the walk's directory reader is chosen: each command that walks the tree ({@code check}'s listing,
- * {@code status}, {@code run}) calls {@link #install} before its walk, so the commands that never walk (the hook,
- * {@code check PATH}) load nothing of it.
+ * {@code status}, {@code run}, and every command that discovers the tree's policies, {@code check PATH} included,
+ * {@link PolicyOption#load}) calls {@link #install} before its walk, so the commands that never walk (the hook,
+ * {@code --policy}) load nothing of it.
  */
 final class WalkReader {
     private static boolean installed;

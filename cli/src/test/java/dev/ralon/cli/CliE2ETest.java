@@ -450,7 +450,13 @@ class CliE2ETest {
             Files.setPosixFilePermissions(inReach, PosixFilePermissions.fromString("---------"));
             Files.setPosixFilePermissions(dir.resolve("node_modules"), PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(outOfReach, PosixFilePermissions.fromString("---------"));
-            ProcessResult r = nobody.run(dir, "check");
+            // discovery walks the whole tree for nested agent.lock files (docs/spec.md §2.2): an unlistable directory
+            // anywhere may hide one, so the command refuses, naming it
+            ProcessResult discovered = nobody.run(dir, "check");
+            assertEquals(2, discovered.code(), discovered.toString());
+            assertTrue(discovered.err().startsWith("ralon: config/private/agent.lock: cannot tell"), discovered.toString());
+            // the expansion's own walk, without discovery (--policy walks no tree)
+            ProcessResult r = nobody.run(dir, "check", "--policy", "agent.lock");
             assertEquals(0, r.code(), r.toString());
             assertTrue(r.err().contains("cannot list") && r.err().contains("config/private"),
                     "unreadable directory inside the policy's reach is reported: " + r);

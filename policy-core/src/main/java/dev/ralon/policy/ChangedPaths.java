@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * Protected paths that changed: what a branch would carry since it left a base revision, or what the next commit
- * records (the index against HEAD). For a base A, the union of three layers (docs/spec.md §2.2): the commits from
+ * records (the index against HEAD). For a base A, the union of three layers (docs/spec.md §2.3): the commits from
  * the merge base to HEAD, the index against HEAD, and the work tree against the index (tracked changes, deletions,
  * untracked files that are not ignored), the last compared by content for protected entries whatever the index's
  * flags ({@link IndexCheck}); so a change written only into git's objects and committed, the file on disk untouched,

@@ -24,7 +24,12 @@ import java.util.Set;
  * <p>Tools that check a project rather than enforce on it (the Maven plugin) may stop at the project's repository:
  * {@link #inRepository} splits the files in force into those inside the repository and those above it, so that a
  * project nested under a directory with an agent.lock of its own neither walks nor judges that directory's tree.
- * Enforcement ({@code ralon run}, the hooks) always uses {@link #inForce}: policies only add.
+ * Enforcement ({@code ralon run}, the hooks) always uses {@link #inForce} or {@link #inTree}: policies only add.
+ *
+ * <p>A tool acting for a working directory ({@code ralon run}, {@code check}, {@code status}) uses {@link #inTree}:
+ * the files in force there and every {@value #FILE_NAME} below the <em>tree</em>'s top (the directory of the
+ * outermost file found upwards, or the directory itself when none is), so that a policy nested anywhere in the tree it
+ * works on is in force, as git reads every {@code .gitignore}.
  */
 public final class PolicyDiscovery {
     public static final String FILE_NAME = "agent.lock";
@@ -83,6 +88,158 @@ public final class PolicyDiscovery {
      * @param outside        the files above it, farthest first
      */
     public record InRepository(Path repositoryRoot, List<Path> inside, List<Path> outside) {
+    }
+
+    /**
+     * The files in force for a tool working in {@code dir} (docs/spec.md §2.1): every file {@link #inForce} at
+     * {@code dir} and every {@value #FILE_NAME} below the tree's top ({@link Tree#files} says in which order). The tree's top is the
+     * directory of the outermost file in force at {@code dir} that holds {@code dir}'s real path, or that real path
+     * itself when none does.
+     *
+     * <p>The walk below the top skips nothing (not {@code .git}, not {@code node_modules}: a skipped directory would be
+     * a place to hide a policy from the run while the hook, which judges a file by the policies above it, sees it). It
+     * never follows a symbolic link (a directory inside the tree is reached by its real path anyway; one outside is
+     * not part of the tree), so it lists each directory of the tree once and is bounded by the tree's size. Anything
+     * named agent.lock counts, as upwards: a link, a directory or a fifo named so is found and then refused by the
+     * loader. A directory that cannot be listed, or an entry whose type cannot be told, is an error, never a skipped
+     * policy.
+     *
+     * @param dir absolute, or relative to the working directory; when it does not exist, nothing below it is searched
+     * @throws PolicyException (kind {@link ErrorKind#UNREADABLE}) when whether the tree holds an agent.lock somewhere
+     *                         cannot be told
+     */
+    public static Tree inTree(Path dir) throws PolicyException {
+        return inTree(dir, DirectoryReader.installed());
+    }
+
+    static Tree inTree(Path dir, DirectoryReader reader) throws PolicyException {
+        List<Path> above = inForce(dir);
+        Path lexical = dir.toAbsolutePath().normalize();
+        Path real = realOrNull(lexical);
+        if (real == null) {
+            return new Tree(lexical, above, above.isEmpty() ? null : above.get(above.size() - 1));
+        }
+        Path top = real;
+        for (Path f : above) {
+            Path d = f.getParent();
+            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
+                top = d;
+            }
+        }
+        List<Path> found = below(top, reader);
+        // the same order whatever the directory in the tree: the files at or above the top (farthest first), then
+        // every file strictly inside the top, shallowest first, then by path
+        List<Path> outer = new ArrayList<>();
+        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
+                .thenComparing(Path::toString));
+        for (Path f : above) {
+            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
+        }
+        inside.addAll(found);
+        inside.removeAll(outer);
+        List<Path> files = new ArrayList<>(outer);
+        files.addAll(inside);
+        return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
+    }
+
+    /** Every entry named agent.lock below {@code top} (a real directory), in walk order. */
+    private static List<Path> below(Path top, DirectoryReader reader) throws PolicyException {
+        PolicyFinder finder = new PolicyFinder();
+        new TreeWalker(top, reader).with(finder).walk();
+        if (finder.failure != null) {
+            throw finder.failure;
+        }
+        return finder.found;
+    }
+
+    /**
+     * {@link #inRepository}, with the tree of {@link #inTree} cut at the repository: {@code inside} also holds every
+     * agent.lock below the directory of the outermost file inside the repository that holds {@code dir}'s real path
+     * (or below {@code dir} itself when there is none), shallowest first; {@code outside} is as
+     * {@link #inRepository} says. For a build-time checker of one project: the tree above the repository is another
+     * project's.
+     *
+     * @throws PolicyException as {@link #inTree}
+     */
+    public static InRepository inRepositoryTree(Path dir) throws PolicyException {
+        InRepository split = inRepository(dir);
+        Path real = realOrNull(dir.toAbsolutePath().normalize());
+        if (real == null) {
+            return split;
+        }
+        Path top = real;
+        for (Path f : split.inside()) {
+            Path d = f.getParent();
+            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
+                top = d;
+            }
+        }
+        List<Path> outer = new ArrayList<>();
+        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
+                .thenComparing(Path::toString));
+        for (Path f : split.inside()) {
+            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
+        }
+        inside.addAll(below(top, DirectoryReader.installed()));
+        inside.removeAll(outer);
+        List<Path> files = new ArrayList<>(outer);
+        files.addAll(inside);
+        return new InRepository(split.repositoryRoot(), List.copyOf(files), split.outside());
+    }
+
+    /**
+     * The files in force for a tool working in a directory ({@link #inTree}).
+     *
+     * @param top   the tree's top directory (a real path; the directory as given when it does not exist)
+     * @param files   every file in force: those at or above {@code top} (farthest first), then those inside the
+     *                tree (shallowest first, then by path), the same list from any directory of the tree
+     * @param nearest the file in force at the directory nearest to it (the last of {@link #inForce}), one of
+     *                {@code files}; null when no file is in force at the directory itself (only below it)
+     */
+    public record Tree(Path top, List<Path> files, Path nearest) {
+    }
+
+    /** The walk's visitor for {@link #inTree}: every entry named agent.lock; enters directories, never links. */
+    private static final class PolicyFinder implements WalkVisitor<Boolean> {
+        final List<Path> found = new ArrayList<>();
+        PolicyException failure;
+
+        @Override
+        public Boolean atRoot() {
+            return Boolean.TRUE;
+        }
+
+        @Override
+        public Boolean visit(Boolean state, WalkEntry child) {
+            if (failure != null) {
+                return null;
+            }
+            if (child.name().equals(FILE_NAME)) {
+                found.add(child.path()); // whatever it is: the loader refuses what is not a regular file
+                return null; // a directory named agent.lock is refused; what it holds does not matter
+            }
+            DirectoryReader.Type type = child.type();
+            if (type == null) {
+                if (!child.vanished()) {
+                    Exception e = child.failure();
+                    String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                            : e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                            : String.valueOf(e == null ? null : e.getMessage());
+                    failure = new PolicyException(ErrorKind.UNREADABLE, child.path(), 0, 0, "cannot examine this entry ("
+                            + why + "): whether it is a directory that holds an agent.lock cannot be told; a policy"
+                            + " that may be in force is never skipped");
+                }
+                return null;
+            }
+            return type == DirectoryReader.Type.DIRECTORY ? Boolean.TRUE : null; // never through a link
+        }
+
+        @Override
+        public void cannotList(Boolean state, Path dir, Throwable why) {
+            if (failure == null) {
+                failure = cannotTell(dir.resolve(FILE_NAME), why instanceof Exception e ? e : new IOException(why));
+            }
+        }
     }
 
     /**

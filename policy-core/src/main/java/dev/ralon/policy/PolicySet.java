@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * protects it, so a nearer agent.lock never removes what a farther one protects. Immutable.
  *
  * <p>Contract: a set is either <em>discovered</em> ({@link #inForceAt}, {@link #inForceFor}: every agent.lock from a
- * directory up to the file system root, each loaded; any one that cannot be loaded makes the whole set fail with that
+ * directory up to the file system root; {@link #inTree}: those and every agent.lock below the tree's top; each loaded; any one that cannot be loaded makes the whole set fail with that
  * file's error, so a planted broken file can never disable the others) or <em>explicit</em> ({@link #explicit}: a file
  * the user named, e.g. with {@code --policy}, which then replaces discovery: only the user can pass it, an agent
  * cannot pass it to the user's later runs).
@@ -25,10 +25,17 @@ import java.util.TreeMap;
 public final class PolicySet {
     private final List<Policy> policies;
     private final boolean explicit;
+    /** The index of {@link #nearest()} in {@link #policies}. */
+    private final int nearest;
 
     private PolicySet(List<Policy> policies, boolean explicit) {
+        this(policies, explicit, policies.size() - 1);
+    }
+
+    private PolicySet(List<Policy> policies, boolean explicit, int nearest) {
         this.policies = List.copyOf(policies);
         this.explicit = explicit;
+        this.nearest = Math.max(0, nearest);
     }
 
     /**
@@ -41,6 +48,23 @@ public final class PolicySet {
      */
     public static PolicySet inForceAt(Path dir) throws PolicyException {
         return load(PolicyDiscovery.inForce(dir));
+    }
+
+    /**
+     * The policies in force for a tool working in {@code dir} ({@code ralon run}, {@code check}, {@code status}):
+     * those {@link #inForceAt} it and every agent.lock below the tree's top ({@link PolicyDiscovery#inTree}). A path
+     * in the tree is judged by the same policies as {@link #inForceFor} judges it by, plus policies whose roots do
+     * not hold it, which protect nothing there: a command and a hook agree on every file of the tree.
+     *
+     * @param dir absolute, or relative to the working directory; need not exist
+     * @throws PolicyException the error of the first file (nearest first) that cannot be loaded, or a directory of
+     *                         the tree that cannot be examined
+     */
+    public static PolicySet inTree(Path dir) throws PolicyException {
+        PolicyDiscovery.Tree tree = PolicyDiscovery.inTree(dir);
+        PolicySet loaded = load(tree.files());
+        int nearest = tree.nearest() == null ? 0 : tree.files().indexOf(tree.nearest());
+        return new PolicySet(loaded.policies, false, nearest);
     }
 
     /**
@@ -70,6 +94,32 @@ public final class PolicySet {
      */
     public static PolicySet discovered(List<Path> files) throws PolicyException {
         return load(files);
+    }
+
+    /**
+     * {@link #discovered(List)} for files that include some below {@code dir} ({@link PolicyDiscovery#inRepositoryTree}):
+     * the {@link #nearest()} policy is the deepest of {@code files} whose directory holds {@code dir} (its real path),
+     * not the deepest file below it; the first when none does.
+     */
+    public static PolicySet discovered(List<Path> files, Path dir) throws PolicyException {
+        PolicySet loaded = load(files);
+        Path abs = dir.toAbsolutePath().normalize();
+        Path real;
+        try {
+            real = abs.toRealPath();
+        } catch (IOException | SecurityException e) {
+            real = abs;
+        }
+        int nearest = 0;
+        int depth = -1;
+        for (int i = 0; i < files.size(); i++) {
+            Path d = files.get(i).getParent();
+            if ((real.startsWith(d) || abs.startsWith(d)) && d.getNameCount() >= depth) {
+                nearest = i;
+                depth = d.getNameCount();
+            }
+        }
+        return new PolicySet(loaded.policies, false, nearest);
     }
 
     /** A set of exactly the policy the user named, replacing discovery. */
@@ -105,12 +155,16 @@ public final class PolicySet {
         return explicit;
     }
 
-    /** The nearest policy (the last). */
+    /**
+     * The nearest policy: the one in force at the directory nearest to it (the last of those from the directory up;
+     * for {@link #inTree} with none in force at the directory itself, the shallowest of the tree), never merely the
+     * deepest file below.
+     */
     public Policy nearest() {
         if (policies.isEmpty()) {
             throw new IllegalStateException("no policy in force");
         }
-        return policies.get(policies.size() - 1);
+        return policies.get(nearest);
     }
 
     /**
@@ -249,7 +303,10 @@ public final class PolicySet {
                 links.putIfAbsent(rel, new Expansion.Entry(rel, link.path(), link.kind(), link.rules(), link.via()));
             }
         }
-        return new Expansion(policies, root, List.copyOf(entries.values()), Collections.unmodifiableMap(counts),
+        // the expansion's last policy is the set's nearest (Expansion.policy()), whatever the tree holds below it
+        List<Policy> ordered = new ArrayList<>(policies);
+        ordered.add(ordered.remove(nearest));
+        return new Expansion(List.copyOf(ordered), root, List.copyOf(entries.values()), Collections.unmodifiableMap(counts),
                 List.copyOf(unmatched), List.copyOf(warnings), List.copyOf(incomplete), List.copyOf(links.values()));
     }
 

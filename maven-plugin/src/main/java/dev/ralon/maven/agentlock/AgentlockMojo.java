@@ -70,14 +70,15 @@ abstract class AgentlockMojo extends AbstractMojo {
 
     /**
      * The agent.lock files this plugin judges for {@code dir}: those in force there ({@link PolicyDiscovery}) up to the
-     * root of the git repository that holds it, farthest first. A file above the repository belongs to another project
+     * root of the git repository that holds it, farthest first, then every agent.lock below the outermost of them
+     * (or below {@code dir}), as {@code ralon run} enforces them ({@link PolicyDiscovery#inRepositoryTree}). A file above the repository belongs to another project
      * (a home directory's, a monorepo's parent): it is neither loaded nor walked, and one line per build says so
      * (ralon still enforces it on the command line). Outside a repository every file up to the file system root counts.
      */
     List<Path> policiesInRepository(Path dir) throws MojoExecutionException {
         PolicyDiscovery.InRepository found;
         try {
-            found = PolicyDiscovery.inRepository(dir);
+            found = PolicyDiscovery.inRepositoryTree(dir);
         } catch (PolicyException e) {
             throw new MojoExecutionException(PolicyCheck.describe(e, e.file()), e);
         }

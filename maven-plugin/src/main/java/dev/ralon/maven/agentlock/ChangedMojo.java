@@ -95,7 +95,7 @@ public class ChangedMojo extends AgentlockMojo {
         ChangedPaths.Result result;
         try {
             policy = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
-                    : PolicySet.discovered(files);
+                    : PolicySet.discovered(files, dir);
             if (policy.isEmpty()) {
                 throw new MojoExecutionException("no agent.lock in " + dir + " or any parent directory: nothing to guard");
             }

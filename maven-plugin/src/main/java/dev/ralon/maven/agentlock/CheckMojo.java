@@ -122,7 +122,7 @@ public class CheckMojo extends AgentlockMojo {
             // the explicit file alone, or every file in force in the repository (each loaded; the first that cannot be is
             // the error)
             PolicySet set = policyFile != null ? PolicySet.explicit(PolicyLoader.load(files.get(0)))
-                    : PolicySet.discovered(files);
+                    : PolicySet.discovered(files, basedir.toPath());
             result = PolicyCheck.run(set, failUnmatched, requiredPaths);
         } catch (PolicyException e) {
             Path where = e.file() != null ? e.file().toAbsolutePath().normalize() : files.get(0);
