@@ -246,4 +246,22 @@ class SessionHelpersE2ETest {
             assertEquals(List.of("1", "1", "child", "1"), r.out().lines().toList(), r.toString());
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void dryRunAndStatusSayWhatHoldsAndNameTheOptIn() throws Exception {
+        try (Session s = new Session("landlock", TestProcess.currentUid())) {
+            ProcessResult json = s.user.ralon(s.project, "run", "--dry-run", "--json", "--allow-unix-sockets", "--", "true");
+            assertEquals(0, json.code(), json.toString());
+            String doc = json.out().replace(" ", "");
+            assertTrue(doc.contains("\"session\":{\"held\":[\"signals\",\"ptrace\"],\"notHeld\":[{\"id\":\"unix-sockets\""),
+                    json.out());
+            assertTrue(doc.contains("\"allowUnixSockets\":true"), json.out());
+            ProcessResult text = s.user.ralon(s.project, "run", "--dry-run", "--", "true");
+            assertTrue(text.out().contains("session (every backend): refused towards processes outside: unix-sockets,"
+                    + " signals, ptrace"), text.toString());
+            ProcessResult status = s.user.ralon(s.project, "status");
+            assertTrue(status.out().contains("session (every backend): refused towards processes outside:"
+                    + " unix-sockets, signals, ptrace"), status.toString());
+        }
+    }
 }
