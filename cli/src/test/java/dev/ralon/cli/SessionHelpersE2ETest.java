@@ -252,7 +252,7 @@ class SessionHelpersE2ETest {
         try (Session s = new Session("landlock", TestProcess.currentUid())) {
             ProcessResult json = s.user.ralon(s.project, "run", "--dry-run", "--json", "--allow-unix-sockets", "--", "true");
             assertEquals(0, json.code(), json.toString());
-            String doc = json.out().replace(" ", "");
+            String doc = json.out().replaceAll("\\s", "");
             assertTrue(doc.contains("\"session\":{\"held\":[\"signals\",\"ptrace\"],\"notHeld\":[{\"id\":\"unix-sockets\""),
                     json.out());
             assertTrue(doc.contains("\"allowUnixSockets\":true"), json.out());
