@@ -237,7 +237,7 @@ final class Run {
         out.flush();
         err.flush();
         try {
-            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), session.options());
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), session.options(enforcer.name()));
         } catch (ExecException e) {
             throw CliException.error(e.getMessage());
         }

@@ -33,9 +33,19 @@ public record SessionReport(int landlockAbi, boolean allowUnixSockets) {
         return new SessionReport(SessionGuard.landlockAbi(), allowUnixSockets);
     }
 
-    /** What {@link dev.ralon.enforcer.spi.exec.Exec#replaceProcess} installs. */
+    /** What the guard holds (for any backend). */
     public SessionGuard.Options options() {
-        return new SessionGuard.Options(!allowUnixSockets, landlockAbi >= SessionGuard.SCOPE_ABI);
+        return options("");
+    }
+
+    /**
+     * What {@link dev.ralon.enforcer.spi.exec.Exec#replaceProcess} installs for {@code backend}: under landlock, whose
+     * own domain handles file access, the session domain also grants LANDLOCK_ACCESS_FS_REFER beneath / (see
+     * {@link SessionGuard.Options#grantRefer()}).
+     */
+    public SessionGuard.Options options(String backend) {
+        return new SessionGuard.Options(!allowUnixSockets, landlockAbi >= SessionGuard.SCOPE_ABI,
+                "landlock".equals(backend));
     }
 
     /** The guarantees held in the run. */

@@ -70,14 +70,23 @@ public final class SessionGuard {
      *
      * @param refuseUnixSockets part 1, the seccomp filter ({@code false} under {@code --allow-unix-sockets})
      * @param scope             part 2, the Landlock domain (needs {@link #SCOPE_ABI}; {@link #install} fails without)
+     * @param grantRefer        for a process that already has a Landlock domain handling file access (the landlock
+     *                          backend's): the domain also handles LANDLOCK_ACCESS_FS_REFER and grants it beneath
+     *                          {@code /}. landlock(7): REFER "is denied by default by any ruleset, even if the right
+     *                          is not specified as handled", and once any layer handles file access every layer is
+     *                          checked for it (security/landlock/ruleset.h {@code landlock_get_fs_access_mask} adds
+     *                          {@code _LANDLOCK_ACCESS_FS_INITIALLY_DENIED}): without the grant, linking or renaming
+     *                          into another directory would fail with EXDEV everywhere. Not set otherwise: a layer
+     *                          that handles any file access also refuses mount(2) (fs.c {@code hook_sb_mount}), which
+     *                          the mount backend's stage still needs after the host's exec.
      */
-    public record Options(boolean refuseUnixSockets, boolean scope) {
+    public record Options(boolean refuseUnixSockets, boolean scope, boolean grantRefer) {
         /** Nothing new: the process already runs under the guard its parent installed (the mount backend's stage). */
-        public static final Options INHERITED = new Options(false, false);
+        public static final Options INHERITED = new Options(false, false, false);
 
         /** Everything this kernel can hold: the filter, and the domain when Landlock's ABI has scopes. */
         public static Options strongest() {
-            return new Options(true, landlockAbi() >= SCOPE_ABI);
+            return new Options(true, landlockAbi() >= SCOPE_ABI, false);
         }
 
         /** What this holds, given the kernel's Landlock ABI: ptrace is refused by any Landlock domain. */
@@ -106,6 +115,9 @@ public final class SessionGuard {
     private static final int LANDLOCK_CREATE_RULESET_VERSION = 1;
     static final long LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET = 1L;
     static final long LANDLOCK_SCOPE_SIGNAL = 1L << 1;
+    /** LANDLOCK_ACCESS_FS_REFER (ABI 2) and LANDLOCK_RULE_PATH_BENEATH. */
+    static final long LANDLOCK_ACCESS_FS_REFER = 1L << 13;
+    private static final int LANDLOCK_RULE_PATH_BENEATH = 1;
     /** struct landlock_ruleset_attr { __u64 handled_access_fs; __u64 handled_access_net; __u64 scoped; } */
     private static final int RULESET_ATTR_SIZE = 24;
 
@@ -146,11 +158,11 @@ public final class SessionGuard {
                     "cannot refuse Unix sockets to processes outside the session");
         }
         if (options.scope()) {
-            restrictScope();
+            restrictScope(options.grantRefer());
         }
     }
 
-    private static void restrictScope() throws ExecException {
+    private static void restrictScope(boolean grantRefer) throws ExecException {
         int version = landlockAbi();
         if (version < SCOPE_ABI) {
             throw new ExecException("cannot refuse signals and ptrace to processes outside the session: "
@@ -159,7 +171,8 @@ public final class SessionGuard {
         }
         Memory attr = new Memory(RULESET_ATTR_SIZE);
         attr.clear();
-        attr.setLong(16, LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL); // no fs, no net rights
+        attr.setLong(0, grantRefer ? LANDLOCK_ACCESS_FS_REFER : 0); // handled_access_fs (see Options#grantRefer)
+        attr.setLong(16, LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL); // no net rights
         long fd;
         try {
             fd = LibC.syscall(LinuxAbi.SYS_LANDLOCK_CREATE_RULESET, Pointer.nativeValue(attr), RULESET_ATTR_SIZE, 0, 0);
@@ -170,6 +183,9 @@ public final class SessionGuard {
             throw scopeRefused("landlock_create_ruleset", Native.getLastError());
         }
         try {
+            if (grantRefer) {
+                grantReferBeneathRoot(fd);
+            }
             if (LibC.syscall(LinuxAbi.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0, 0) != 0) {
                 int errno = Native.getLastError();
                 if (errno != LinuxAbi.EPERM) {
@@ -183,6 +199,31 @@ public final class SessionGuard {
             }
         } finally {
             LibC.close((int) fd);
+        }
+    }
+
+    /**
+     * landlock_add_rule(fd, LANDLOCK_RULE_PATH_BENEATH, {allowed_access = REFER, parent_fd = open("/", O_PATH)}, 0);
+     * struct landlock_path_beneath_attr is packed: a __u64 then a __s32, 12 bytes (include/uapi/linux/landlock.h).
+     */
+    private static void grantReferBeneathRoot(long rulesetFd) throws ExecException {
+        int root = LibC.openat(LinuxAbi.AT_FDCWD, "/\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                LinuxAbi.O_PATH | LinuxAbi.O_CLOEXEC);
+        if (root < 0) {
+            throw scopeRefused("open /", Native.getLastError());
+        }
+        Memory rule = new Memory(12);
+        rule.clear();
+        rule.setLong(0, LANDLOCK_ACCESS_FS_REFER);
+        rule.setInt(8, root);
+        try {
+            if (LibC.syscall(LinuxAbi.SYS_LANDLOCK_ADD_RULE, rulesetFd, LANDLOCK_RULE_PATH_BENEATH,
+                    Pointer.nativeValue(rule), 0) != 0) {
+                throw scopeRefused("landlock_add_rule", Native.getLastError());
+            }
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(rule);
+            LibC.close(root);
         }
     }
 
