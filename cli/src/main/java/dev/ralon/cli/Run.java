@@ -18,6 +18,7 @@ import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
 import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.SessionReport;
 import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.PolicySet;
@@ -134,6 +135,7 @@ final class Run {
                 doc.put("passedOver", choice.passedOver());
                 doc.put("baseline", Baseline.json(baseline));
                 doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
+                doc.put("session", SessionReport.of(request.allowUnixSockets()).json());
                 @SuppressWarnings("unchecked")
                 List<String> w = (List<String>) doc.get("warnings");
                 w.addAll(gitNotes);
@@ -150,6 +152,7 @@ final class Run {
                 for (String g : gitNotes) {
                     extra.add("warning: " + g);
                 }
+                extra.addAll(SessionReport.of(request.allowUnixSockets()).lines());
                 DryRunReport.print(out, enforcer, chosen, set, policies, plan, admission, extra);
                 Baseline.print(out, baseline, enforcer.name());
             }
@@ -204,6 +207,15 @@ final class Run {
         if (enforcer.guarantees().isEmpty()) {
             err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
         }
+        // the session guard is the host's, for every backend: refuse rather than run without it (SessionReport)
+        SessionReport session = SessionReport.of(request.allowUnixSockets());
+        String sessionRefusal = session.kernelRefusal();
+        if (sessionRefusal != null) {
+            if (!request.allowDegraded()) {
+                throw CliException.error(sessionRefusal + " (nothing was started; --allow-degraded runs anyway)");
+            }
+            err.println("ralon: DEGRADED: " + sessionRefusal);
+        }
 
         Path cwd = Path.of("").toAbsolutePath();
         Map<String, String> env = userLocale(System.getenv());
@@ -221,7 +233,7 @@ final class Run {
             throw CliException.error(e.getMessage() + " (nothing was started)");
         }
         if (!request.quiet()) {
-            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies));
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies) + session.startLineSuffix());
             String errno = StartReport.errnoLine(enforcer);
             if (errno != null) {
                 err.println(errno);
@@ -230,7 +242,7 @@ final class Run {
         out.flush();
         err.flush();
         try {
-            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env());
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), session.options(enforcer.name()));
         } catch (ExecException e) {
             throw CliException.error(e.getMessage());
         }

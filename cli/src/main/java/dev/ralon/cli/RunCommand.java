@@ -37,6 +37,11 @@ final class RunCommand implements Callable<Integer>, RequestSource {
             + "declares for this policy; what is missing is printed before the command starts.")
     boolean allowDegraded;
 
+    @Option(names = "--allow-unix-sockets", description = "Let the command create Unix sockets, and so reach every"
+            + " helper of yours outside the session through one: tmux, D-Bus, systemd --user, ssh-agent (git push over"
+            + " ssh with an agent), gpg-agent, Docker, X11. Signals and ptrace outside stay refused; reported at start.")
+    boolean allowUnixSockets;
+
     @Option(names = "--no-baseline", description = "Do not protect the baseline (git hooks and config, shell start-up"
             + " files and the other paths that run code later outside the sandbox; `ralon status` lists them).")
     boolean noBaseline;
@@ -56,7 +61,7 @@ final class RunCommand implements Callable<Integer>, RequestSource {
     @Override
     public RunRequest request() {
         return new RunRequest(policyOption.policy, backend, dryRun, json, quiet, allowDegraded, noBaseline,
-                createAgentState, command);
+                createAgentState, allowUnixSockets, command);
     }
 
     @Override

@@ -11,10 +11,11 @@ import java.util.List;
  *
  * @param policy  {@code --policy FILE}, or null to discover every agent.lock from the working directory up and below the tree's top
  * @param backend {@code --backend NAME}, or null for the machine's choice
+ * @param allowUnixSockets {@code --allow-unix-sockets}: the session guard leaves Unix sockets allowed
  * @param command the command and its arguments, as given after {@code --} (empty only with {@code --dry-run})
  */
 record RunRequest(Path policy, String backend, boolean dryRun, boolean json, boolean quiet, boolean allowDegraded,
-                  boolean noBaseline, boolean createAgentState, List<String> command) implements Request {
+                  boolean noBaseline, boolean createAgentState, boolean allowUnixSockets, List<String> command) implements Request {
     RunRequest {
         command = List.copyOf(command);
     }

@@ -110,6 +110,7 @@ final class Status {
             doc.put("backends", backends);
             doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
+            doc.put("session", dev.ralon.host.SessionReport.of(false).json());
             Map<String, Object> bl = new LinkedHashMap<>();
             bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
             Map<String, Object> per = new LinkedHashMap<>();
@@ -176,6 +177,9 @@ final class Status {
             out.println("plugins (" + plugins.dir() + "): " + (from.isEmpty() ? "none" : String.join(", ", from)));
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
+        for (String line : dev.ralon.host.SessionReport.of(false).lines()) {
+            out.println(line);
+        }
         printBaseline(out, baselineItems, baselineBy);
         if (inside != null) {
             out.println();

@@ -73,6 +73,8 @@ final class Train {
                     "dev.ralon.cli.Run$Executables",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.enforcer.spi.exec.Exec",
                     "dev.ralon.enforcer.spi.exec.LibC", "dev.ralon.enforcer.spi.exec.TerminalGuard",
+                    "dev.ralon.enforcer.spi.exec.SessionGuard", "dev.ralon.enforcer.spi.exec.SessionGuard$Options",
+                    "dev.ralon.enforcer.spi.SessionGuarantee",
                     "dev.ralon.enforcer.spi.exec.LinuxAbi", "dev.ralon.enforcer.spi.exec.Errno",
                     "dev.ralon.enforcer.spi.KernelInterfaces",
                     "dev.ralon.enforcer.spi.exec.LauncherNamespace", "dev.ralon.enforcer.spi.exec.LauncherNamespace$Ids",

@@ -475,7 +475,8 @@ class CliTest {
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
-                "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory"),
+                "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory",
+                "session"),
                 doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));

@@ -61,6 +61,28 @@ public record Attack(String id, String title, Guarantee guarantee, Set<PathKind>
         return TERMINAL_PROGRAM.equals(program);
     }
 
+    /** Prefix of the attacks made through a helper of the user's outside the sandbox ({@link #viaHelper()}). */
+    public static final String HELPER = "helper:";
+    /** A Unix socket listener outside that appends to the target for whoever connects (a tmux server, D-Bus). */
+    public static final String HELPER_UNIX_SOCKET = HELPER + "unix-socket";
+    /** A process outside that appends to the target when it gets SIGUSR1 (a daemon that acts on a signal). */
+    public static final String HELPER_SIGNAL = HELPER + "signal";
+    /** A process of the user's outside, whose {@code /proc/PID/root} leads to the host's file system. */
+    public static final String HELPER_PROC_ROOT = HELPER + "proc-root";
+
+    /**
+     * Whether it is made through a process of the user's started outside the sandbox, which is what would write the
+     * target: the host's session guard refuses the command the way to it, under every backend ({@code HelperCases}).
+     */
+    public boolean viaHelper() {
+        return program != null && program.startsWith(HELPER);
+    }
+
+    /** Whether its control is the same attack made without {@code ralon run} (the host's guards block it under noop). */
+    public boolean plainControl() {
+        return viaTerminal() || viaHelper();
+    }
+
     /** Whether it renames or removes the directory on the way ({@code $W}), whose identity is then watched too. */
     public boolean watchesWay() {
         return guarantee == Guarantee.ANCESTOR_RENAME;

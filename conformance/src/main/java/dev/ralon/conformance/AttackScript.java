@@ -59,8 +59,8 @@ final class AttackScript {
         List<Case> policy = new ArrayList<>();
         List<Case> later = new ArrayList<>();
         for (Case c : cases) {
-            if (c.attack().viaTerminal()) {
-                continue; // made from an interactive shell on a terminal, after this script (terminalCases)
+            if (c.attack().viaTerminal() || c.attack().viaHelper()) {
+                continue; // made after this script: from a terminal (TerminalCases), with a helper (HelperCases)
             } else if (c.kind() == PathKind.POLICY) {
                 policy.add(c);
             } else if (c.program()) {

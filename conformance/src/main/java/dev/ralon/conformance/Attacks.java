@@ -50,8 +50,10 @@ public final class Attacks {
                 "ln -s \"$T\" \"$F/sl-$ID\" && echo pwned >> \"$F/sl-$ID\""));
         a.add(sh("proc-self-fd", "open read-only, reopen /proc/self/fd/N for writing", g, CONTENT,
                 "exec 3<\"$T\" && echo pwned >> /proc/self/fd/3"));
-        a.add(sh("proc-pid-root", "write through /proc/PID/root of a same-user process outside the sandbox", g,
-                CONTENT, "echo pwned >> \"/proc/$OUTSIDE_PID/root$T\""));
+        // made with a helper (HelperCases): the host's session guard (a Landlock domain: no ptrace access, so no
+        // /proc/PID/root, to a process outside) blocks it under noop too, so its control is the plain run
+        a.add(prog("proc-pid-root", "write through /proc/PID/root of a same-user process outside the sandbox", g,
+                EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED), Attack.HELPER_PROC_ROOT));
         a.add(sh("userns-umount", "unshare -Ur -m, umount -l FILE, then write", g, CONTENT,
                 "unshare -Ur -m sh -c 'umount -l \"$T\"; echo pwned >> \"$T\"'"));
         a.add(sh("userns-remount", "unshare -Ur -m, mount -o remount,rw,bind FILE, then write", g, CONTENT,
@@ -195,6 +197,12 @@ public final class Attacks {
         a.add(prog("tiocsti", "ioctl(0, TIOCSTI) pushes `echo pwned >> FILE` into the user's terminal (again with the"
                 + " request's high bits set if refused); the user's interactive shell runs it after ralon run returns",
                 g, EnumSet.of(PathKind.FILE), Attack.TERMINAL_PROGRAM));
+        // Around the boundary: a helper of the user's outside writes the file for the command, if it can reach it.
+        a.add(prog("helper-unix-socket", "a listener of the user's outside (as a tmux server or D-Bus would) appends"
+                + " `pwned` to FILE for whoever connects to its Unix socket; the command connects", g,
+                EnumSet.of(PathKind.FILE), Attack.HELPER_UNIX_SOCKET));
+        a.add(prog("helper-signal", "a process of the user's outside appends `pwned` to FILE when it gets SIGUSR1;"
+                + " the command sends it", g, EnumSet.of(PathKind.FILE), Attack.HELPER_SIGNAL));
 
         return List.copyOf(a);
     }

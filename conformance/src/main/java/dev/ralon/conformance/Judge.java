@@ -62,7 +62,7 @@ final class Judge {
             KitRun.Outcome o = result.outcomes().get(c.id());
             // a terminal attack's control is the same program started plainly by the same shell: under noop the
             // host's terminal guard (on every backend) blocks it too
-            KitRun.Outcome co = c.attack().viaTerminal() ? result.plainOutcomes().get(c.id())
+            KitRun.Outcome co = c.attack().plainControl() ? result.plainOutcomes().get(c.id())
                     : in.control().outcomes().get(c.id());
             boolean isDeclared = in.declared().contains(c.attack().guarantee());
             boolean controlChanged = co != null && co.changed();
@@ -84,6 +84,9 @@ final class Judge {
                         + " started plainly from the shell: this machine does not let this user inject into its"
                         + " terminal (dev.tty.legacy_tiocsti=" + in.legacyTiocsti() + "; without it TIOCSTI needs"
                         + " CAP_SYS_ADMIN) (rc " + (co == null ? "none" : co.rc()) + ")";
+            } else if (!o.changed() && !controlChanged && c.attack().viaHelper()) {
+                failure = "attack '" + c.attack().id() + "' proves nothing: the helper outside did not write the file"
+                        + " even when the attack was made without ralon run (rc " + (co == null ? "none" : co.rc()) + ")";
             } else if (!o.changed() && !controlChanged) {
                 failure = "attack '" + c.attack().id() + "' on " + where + " proves nothing: it changed nothing even"
                         + " under --backend noop (rc " + (co == null ? "none" : co.rc()) + ")";

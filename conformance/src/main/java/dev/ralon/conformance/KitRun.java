@@ -265,6 +265,7 @@ final class KitRun {
         leftovers(outcomes, rc);
         Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
         new TerminalCases(project, backend, uid, watcher).run(cases, before, outcomes, plainOutcomes);
+        new HelperCases(project, backend, uid, watcher, classpath).run(cases, before, outcomes, plainOutcomes);
         Map<String, String> sanity = SanityReadings.read(project, uid, rc, policyText, expectedNofile);
         String stderr = KitHost.readOrNull(base.resolve("stderr.txt"));
         String log = KitHost.readOrNull(home.resolve("attacks.log"));

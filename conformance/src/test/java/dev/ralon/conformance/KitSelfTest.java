@@ -36,7 +36,7 @@ class KitSelfTest {
         int contentCases = (int) Attacks.all().stream()
                 .filter(a -> a.guarantee() == dev.ralon.enforcer.spi.Guarantee.MODIFY_CONTENT)
                 .filter(a -> !a.rootOnly() || KitHost.currentUid() == 0)
-                .filter(a -> !a.viaTerminal()) // the host's terminal guard blocks it whatever the enforcer does
+                .filter(a -> !a.plainControl()) // the host's terminal and session guards block them whatever the enforcer does
                 .mapToLong(a -> a.kinds().stream().filter(k -> k != PathKind.LINKED).count()).sum(); // links: not covered
         // One breach of agent.lock that replaced it (a new inode: sed -i, git checkout, …) makes every later attack on
         // it "not judged" (aborted with the reason), never a cascade of false failures; content breaches that kept

@@ -142,6 +142,52 @@ public final class PolicyDiscovery {
         return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
     }
 
+    /**
+     * {@link #inTree} for a tool that judges only {@code targets} (relative to {@code dir} or absolute): the same
+     * files but those below the tree's top that lie on no target's way, which cannot protect a target (a policy
+     * protects only paths beneath its own directory, §2.2 of docs/spec.md), so the tree is not walked. For each target
+     * every checked form counts (as written, as the kernel resolves it, a final link's target: {@link CheckedPath}).
+     * A target outside the tree adds nothing.
+     */
+    public static Tree inTreeFor(Path dir, List<Path> targets) throws PolicyException {
+        List<Path> above = inForce(dir);
+        Path lexical = dir.toAbsolutePath().normalize();
+        Path real = realOrNull(lexical);
+        if (real == null) {
+            return new Tree(lexical, above, above.isEmpty() ? null : above.get(above.size() - 1));
+        }
+        Path top = real;
+        for (Path f : above) {
+            Path d = f.getParent();
+            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
+                top = d;
+            }
+        }
+        List<Path> outer = new ArrayList<>();
+        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
+                .thenComparing(Path::toString));
+        for (Path f : above) {
+            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
+        }
+        for (Path t : targets) {
+            for (Path form : CheckedPath.forms(lexical.resolve(t).normalize())) {
+                Path parent = form.getParent();
+                if (parent == null || !parent.startsWith(top) || parent.equals(top)) {
+                    continue;
+                }
+                for (Path f : inForce(parent)) {
+                    if (f.getParent().startsWith(top) && !f.getParent().equals(top)) {
+                        inside.add(f);
+                    }
+                }
+            }
+        }
+        inside.removeAll(outer);
+        List<Path> files = new ArrayList<>(outer);
+        files.addAll(inside);
+        return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
+    }
+
     /** Every entry named agent.lock below {@code top} (a real directory), in walk order. */
     private static List<Path> below(Path top, DirectoryReader reader) throws PolicyException {
         PolicyFinder finder = new PolicyFinder();

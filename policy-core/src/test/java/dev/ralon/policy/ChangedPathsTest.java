@@ -264,7 +264,7 @@ class ChangedPathsTest {
             assertTrue(f.codeRunning().contains("-javaagent"), f.codeRunning());
         }
         // tracked and changed in a commit, unprotected by agent.lock: reported as code-running configuration too
-        Files.writeString(r.dir.resolve(".git/info/exclude"), "target/\n");
+        Files.writeString(r.dir.resolve(".git/info/exclude"), "target/\n.idea/\n");
         r.commitAll("mvn options");
         ChangedPaths.Finding committed = only(ChangedPaths.find(p, r.dir, "HEAD~1", false, false, "--changed "));
         assertEquals(List.of(ChangedPaths.COMMITS), committed.where());

@@ -337,6 +337,16 @@ public final class AttackProgram {
                         step = "move_mount";
                         libc.syscall(SYS_MOVE_MOUNT, AT_FDCWD, target, AT_FDCWD, other, 0);
                     }
+                    case "unix-connect" -> {
+                        step = "connect to the Unix socket " + other;
+                        try (java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(
+                                java.net.StandardProtocolFamily.UNIX)) {
+                            ch.connect(java.net.UnixDomainSocketAddress.of(other));
+                            ch.write(java.nio.ByteBuffer.wrap(PWNED));
+                        } catch (java.io.IOException e) {
+                            throw new IllegalStateException(e.toString(), e);
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown attack operation " + op);
                 }
                 System.out.println("RESULT " + id + " 0");

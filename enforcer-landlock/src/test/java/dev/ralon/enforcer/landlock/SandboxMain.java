@@ -8,6 +8,7 @@ import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.enforcer.spi.exec.SessionGuard;
 import dev.ralon.enforcer.spi.exec.ExecException;
 
 import java.io.IOException;
@@ -86,7 +87,9 @@ public final class SandboxMain {
         Command command = new Command(Path.of(argv.get(0)), argv, System.getenv(), Path.of("").toAbsolutePath());
         try {
             Launch launch = enforcer.prepare(plan, command);
-            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env());
+            // as the host does under landlock: the session domain grants REFER (SessionGuard.Options#grantRefer)
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), new SessionGuard.Options(true,
+                    SessionGuard.landlockAbi() >= SessionGuard.SCOPE_ABI, true));
         } catch (EnforcementException | ExecException e) {
             System.err.println("ralon: " + e.getMessage());
             System.exit(2);

@@ -5,6 +5,7 @@ import dev.ralon.enforcer.spi.exec.Exec;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.SessionContainer;
+import dev.ralon.enforcer.spi.exec.SessionGuard;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +54,10 @@ public final class MountStage {
         }
         PlanFile.StagePlan plan = PlanFile.readAndDelete(Path.of(args[0]), args[1]);
         List<String> argv = setUp(plan, Arrays.asList(args).subList(3, args.length));
-        Exec.replaceProcess(Path.of(argv.get(0)), argv, StageEnvironment.forCommand(System.getenv()));
+        // the host installed the session guard (SessionGuard) before it execed this stage: it is still in force and
+        // carries the user's --allow-unix-sockets, so nothing is added here
+        Exec.replaceProcess(Path.of(argv.get(0)), argv, StageEnvironment.forCommand(System.getenv()),
+                SessionGuard.Options.INHERITED);
     }
 
     /**

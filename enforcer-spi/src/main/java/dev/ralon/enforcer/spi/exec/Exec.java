@@ -33,6 +33,9 @@ import java.util.TreeMap;
  *       the command cannot push keystrokes into the terminal it shares with the user's shell. It is inherited by
  *       everything the command starts and cannot be removed. It may set no_new_privs (only when the process lacks
  *       CAP_SYS_ADMIN in its user namespace, as seccomp(2) requires): set-user-ID programs then gain nothing.</li>
+ *   <li>Then {@link SessionGuard#install}: with the given {@link SessionGuard.Options}, no Unix socket can be created
+ *       (a seccomp filter) and no process outside the command's own can be signalled or traced (a Landlock domain with
+ *       scopes). Both are inherited and permanent too; the second may set no_new_privs on the same condition.</li>
  *   <li>When execve fails with ENOEXEC (a file without {@code #!} and not a binary the kernel knows), the file is run
  *       by {@code /bin/sh} as {@code execvp(3)} does (POSIX: "the shell shall be invoked with the file as its first
  *       operand"; glibc posix/execvpe.c {@code maybe_script_execute}: argv becomes {@code /bin/sh FILE ARG1...}).</li>
@@ -61,11 +64,23 @@ public final class Exec {
     }
 
     /**
-     * Execs {@code executable} with {@code argv} and {@code env}. Returns only by throwing.
+     * Execs {@code executable} with {@code argv} and {@code env} under {@link SessionGuard.Options#strongest()} (what
+     * this kernel can hold). Returns only by throwing.
      *
      * @throws ExecException when execve failed (the process is unchanged but for the hygiene steps)
      */
     public static void replaceProcess(Path executable, List<String> argv, Map<String, String> env) throws ExecException {
+        replaceProcess(executable, argv, env, SessionGuard.Options.strongest());
+    }
+
+    /**
+     * Execs {@code executable} with {@code argv} and {@code env}, with the session guard {@code session} (the host
+     * decides it: {@code --allow-unix-sockets}, {@code --allow-degraded}). Returns only by throwing.
+     *
+     * @throws ExecException when execve failed or a guard could not be installed (then nothing was executed)
+     */
+    public static void replaceProcess(Path executable, List<String> argv, Map<String, String> env,
+                                      SessionGuard.Options session) throws ExecException {
         Map<String, String> environment = new TreeMap<>(env);
         restoreNofile(environment.remove(ORIG_NOFILE_ENV));
         int rc = LibC.pthread_sigmask(SIG_SETMASK, new byte[SIGSET_BYTES], null);
@@ -81,6 +96,7 @@ public final class Exec {
             envp[i++] = e.getKey() + "=" + e.getValue();
         }
         TerminalGuard.install();
+        SessionGuard.install(session);
         StringArray envArray = new StringArray(envp);
         try {
             LibC.execve(executable.toString(), new StringArray(argv.toArray(new String[0])), envArray);

@@ -85,7 +85,14 @@ public final class TerminalGuard {
      * @throws ExecException when the kernel refuses it: the command must not start without it
      */
     public static void install() throws ExecException {
-        Memory filter = filterMemory();
+        installFilter(filterMemory(instructions()), "cannot block terminal injection (TIOCSTI)");
+    }
+
+    /**
+     * Installs {@code filter} (see the class comment for no_new_privs); {@code what} starts the refusal's message.
+     * Shared with {@link SessionGuard}.
+     */
+    static void installFilter(Memory filter, String what) throws ExecException {
         Memory fprog = new Memory(16); // struct sock_fprog { unsigned short len; struct sock_filter *filter; }
         fprog.clear();
         fprog.setShort(0, (short) (filter.size() / 8));
@@ -95,12 +102,12 @@ public final class TerminalGuard {
             if (LibC.prctl(LinuxAbi.PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0) {
                 int errno = Native.getLastError();
                 if (errno != LinuxAbi.EACCES) {
-                    throw refused(errno);
+                    throw refused(what, errno);
                 }
                 // no CAP_SYS_ADMIN in this user namespace: the kernel requires no_new_privs (seccomp(2))
                 if (LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
                         || LibC.prctl(LinuxAbi.PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog, 0, 0) != 0) {
-                    throw refused(Native.getLastError());
+                    throw refused(what, Native.getLastError());
                 }
             }
         } finally {
@@ -109,14 +116,13 @@ public final class TerminalGuard {
         }
     }
 
-    private static ExecException refused(int errno) {
-        return new ExecException("cannot block terminal injection (TIOCSTI) with a seccomp filter: "
+    private static ExecException refused(String what, int errno) {
+        return new ExecException(what + " with a seccomp filter: "
                 + Errno.text(errno) + "; refusing to start the command");
     }
 
     /** The filter as the kernel reads it: 8 bytes per instruction, in the machine's byte order. */
-    static Memory filterMemory() {
-        int[][] prog = instructions();
+    static Memory filterMemory(int[][] prog) {
         Memory m = new Memory(prog.length * 8L);
         for (int i = 0; i < prog.length; i++) {
             long base = i * 8L;
@@ -170,12 +176,12 @@ public final class TerminalGuard {
         };
     }
 
-    private static int[] ld(int offset) {
+    static int[] ld(int offset) {
         return new int[] {LD_W_ABS, 0, 0, offset};
     }
 
     /** A conditional jump at index {@code at} to {@code ifEqual} or {@code ifNot} (absolute indexes, forward only). */
-    private static int[] jeq(int at, int k, int ifEqual, int ifNot) {
+    static int[] jeq(int at, int k, int ifEqual, int ifNot) {
         int jt = ifEqual - at - 1;
         int jf = ifNot - at - 1;
         if (jt < 0 || jf < 0 || jt > 255 || jf > 255) {
@@ -184,7 +190,7 @@ public final class TerminalGuard {
         return new int[] {JEQ_K, jt, jf, k};
     }
 
-    private static int[] ret(int k) {
+    static int[] ret(int k) {
         return new int[] {RET_K, 0, 0, k};
     }
 }
