@@ -79,7 +79,9 @@ public final class SessionGuard {
      *                          into another directory would fail with EXDEV everywhere. Not set otherwise: a layer
      *                          that handles any file access also refuses mount(2) (fs.c {@code hook_sb_mount}), which
      *                          the mount backend's stage still needs after the host's exec.
+     * @since 0.1.0
      */
+    @dev.ralon.enforcer.spi.Experimental("installed by Exec; enforcers do not call it")
     public record Options(boolean refuseUnixSockets, boolean scope, boolean grantRefer) {
         /** Nothing new: the process already runs under the guard its parent installed (the mount backend's stage). */
         public static final Options INHERITED = new Options(false, false, false);
