@@ -113,33 +113,7 @@ public final class PolicyDiscovery {
     }
 
     static Tree inTree(Path dir, DirectoryReader reader) throws PolicyException {
-        List<Path> above = inForce(dir);
-        Path lexical = dir.toAbsolutePath().normalize();
-        Path real = realOrNull(lexical);
-        if (real == null) {
-            return new Tree(lexical, above, above.isEmpty() ? null : above.get(above.size() - 1));
-        }
-        Path top = real;
-        for (Path f : above) {
-            Path d = f.getParent();
-            if (real.startsWith(d) && d.getNameCount() < top.getNameCount()) {
-                top = d;
-            }
-        }
-        List<Path> found = below(top, reader);
-        // the same order whatever the directory in the tree: the files at or above the top (farthest first), then
-        // every file strictly inside the top, shallowest first, then by path
-        List<Path> outer = new ArrayList<>();
-        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
-                .thenComparing(Path::toString));
-        for (Path f : above) {
-            (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
-        }
-        inside.addAll(found);
-        inside.removeAll(outer);
-        List<Path> files = new ArrayList<>(outer);
-        files.addAll(inside);
-        return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
+        return tree(dir, (top, lexical) -> below(top, reader));
     }
 
     /**
@@ -150,11 +124,39 @@ public final class PolicyDiscovery {
      * A target outside the tree adds nothing.
      */
     public static Tree inTreeFor(Path dir, List<Path> targets) throws PolicyException {
+        return tree(dir, (top, lexical) -> {
+            List<Path> onTheWay = new ArrayList<>();
+            for (Path t : targets) {
+                for (Path form : CheckedPath.forms(lexical.resolve(t).normalize())) {
+                    Path parent = form.getParent();
+                    if (parent != null && parent.startsWith(top) && !parent.equals(top)) {
+                        onTheWay.addAll(inForce(parent));
+                    }
+                }
+            }
+            onTheWay.removeIf(f -> !f.getParent().startsWith(top) || f.getParent().equals(top));
+            return onTheWay;
+        });
+    }
+
+    /** The files below a tree's top that count, given the top (real) and the working directory (lexical). */
+    private interface Below {
+        List<Path> find(Path top, Path lexical) throws PolicyException;
+    }
+
+    /**
+     * The tree of {@code dir}: its top (the outermost policy's directory that holds dir's real path, or that path),
+     * and the files in force at dir plus those {@code below} finds, in the same order whatever the directory in the
+     * tree: the files at or above the top (farthest first), then every file strictly inside the top, shallowest first,
+     * then by path.
+     */
+    private static Tree tree(Path dir, Below below) throws PolicyException {
         List<Path> above = inForce(dir);
         Path lexical = dir.toAbsolutePath().normalize();
         Path real = realOrNull(lexical);
+        Path nearest = above.isEmpty() ? null : above.get(above.size() - 1);
         if (real == null) {
-            return new Tree(lexical, above, above.isEmpty() ? null : above.get(above.size() - 1));
+            return new Tree(lexical, above, nearest);
         }
         Path top = real;
         for (Path f : above) {
@@ -169,23 +171,11 @@ public final class PolicyDiscovery {
         for (Path f : above) {
             (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
         }
-        for (Path t : targets) {
-            for (Path form : CheckedPath.forms(lexical.resolve(t).normalize())) {
-                Path parent = form.getParent();
-                if (parent == null || !parent.startsWith(top) || parent.equals(top)) {
-                    continue;
-                }
-                for (Path f : inForce(parent)) {
-                    if (f.getParent().startsWith(top) && !f.getParent().equals(top)) {
-                        inside.add(f);
-                    }
-                }
-            }
-        }
+        inside.addAll(below.find(top, lexical));
         inside.removeAll(outer);
         List<Path> files = new ArrayList<>(outer);
         files.addAll(inside);
-        return new Tree(top, List.copyOf(files), above.isEmpty() ? null : above.get(above.size() - 1));
+        return new Tree(top, List.copyOf(files), nearest);
     }
 
     /** Every entry named agent.lock below {@code top} (a real directory), in walk order. */
