@@ -55,19 +55,7 @@ final class Check {
         }
         PolicySet policy;
         try {
-            // judging a few given paths needs only the tree's policies on their way, not a walk of the whole tree
-            List<Path> targets = null;
-            if (!r.stdin() && !all.isEmpty() && all.size() <= 64) {
-                targets = new ArrayList<>();
-                try {
-                    for (String a : all) {
-                        targets.add(Path.of(a));
-                    }
-                } catch (InvalidPathException e) {
-                    targets = null; // judged below, with the whole tree, as any path is
-                }
-            }
-            policy = PolicyOption.load(r.policy(), targets);
+            policy = PolicyOption.load(r.policy());
         } catch (CliException e) {
             if (r.json()) {
                 out.println(Json.write(errorJson(e)));

@@ -31,22 +31,13 @@ final class PolicyOption {
      * from the working directory up and below the top of that tree; fails with one line (naming the file that cannot be used) and exit 2.
      */
     static PolicySet load(Path policy) {
-        return load(policy, null);
-    }
-
-    /**
-     * {@link #load(Path)} for a command that judges only {@code targets} (not null): the policies below the tree's top
-     * that lie on no target's way are left out, so the tree is not walked ({@link PolicySet#inTreeFor}); each target
-     * gets the answer the whole tree would give.
-     */
-    static PolicySet load(Path policy, List<Path> targets) {
         try {
             if (policy != null) {
                 return PolicySet.explicit(PolicyLoader.load(policy));
             }
             Path cwd = Path.of("").toAbsolutePath();
             WalkReader.install(); // the tree's walk reads entry types from the listing, as the expansion's does
-            PolicySet set = targets == null ? PolicySet.inTree(cwd) : PolicySet.inTreeFor(cwd, targets);
+            PolicySet set = PolicySet.inTree(cwd);
             if (set.isEmpty()) {
                 throw CliException.of("no-policy", "no " + PolicyDiscovery.FILE_NAME + " in " + cwd
                         + ", any parent directory or below (create one with: ralon init)");

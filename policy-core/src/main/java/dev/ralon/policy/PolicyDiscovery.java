@@ -116,29 +116,6 @@ public final class PolicyDiscovery {
         return tree(dir, (top, lexical) -> below(top, reader));
     }
 
-    /**
-     * {@link #inTree} for a tool that judges only {@code targets} (relative to {@code dir} or absolute): the same
-     * files but those below the tree's top that lie on no target's way, which cannot protect a target (a policy
-     * protects only paths beneath its own directory, §2.2 of docs/spec.md), so the tree is not walked. For each target
-     * every checked form counts (as written, as the kernel resolves it, a final link's target: {@link CheckedPath}).
-     * A target outside the tree adds nothing.
-     */
-    public static Tree inTreeFor(Path dir, List<Path> targets) throws PolicyException {
-        return tree(dir, (top, lexical) -> {
-            List<Path> onTheWay = new ArrayList<>();
-            for (Path t : targets) {
-                for (Path form : CheckedPath.forms(lexical.resolve(t).normalize())) {
-                    Path parent = form.getParent();
-                    if (parent != null && parent.startsWith(top) && !parent.equals(top)) {
-                        onTheWay.addAll(inForce(parent));
-                    }
-                }
-            }
-            onTheWay.removeIf(f -> !f.getParent().startsWith(top) || f.getParent().equals(top));
-            return onTheWay;
-        });
-    }
-
     /** The files below a tree's top that count, given the top (real) and the working directory (lexical). */
     private interface Below {
         List<Path> find(Path top, Path lexical) throws PolicyException;

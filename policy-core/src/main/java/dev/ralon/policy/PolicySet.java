@@ -68,17 +68,6 @@ public final class PolicySet {
     }
 
     /**
-     * {@link #inTree} for a tool that judges only {@code targets} ({@code ralon check PATH...}): the same answer for
-     * each target without walking the tree ({@link PolicyDiscovery#inTreeFor}).
-     */
-    public static PolicySet inTreeFor(Path dir, List<Path> targets) throws PolicyException {
-        PolicyDiscovery.Tree tree = PolicyDiscovery.inTreeFor(dir, targets);
-        PolicySet loaded = load(tree.files());
-        int nearest = tree.nearest() == null ? 0 : tree.files().indexOf(tree.nearest());
-        return new PolicySet(loaded.policies, false, nearest);
-    }
-
-    /**
      * The policies that judge a write to {@code path}: those in force at the directory of each of its checked forms
      * (spec §8.5: as written, as the kernel resolves it, and a final link's target — a write through a link lands
      * there). This is the
