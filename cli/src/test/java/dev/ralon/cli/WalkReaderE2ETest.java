@@ -41,10 +41,12 @@ class WalkReaderE2ETest {
             u.handOver();
             Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r--r--r--"));
 
-            ProcessResult check = u.ralon(p, "check");
+            // --policy: the expansion's own walk is what this checks; discovery's walk of the tree for nested
+            // policies (spec §2.2) refuses the unsearchable directory before it, asserted at the end
+            ProcessResult check = u.ralon(p, "--policy", "agent.lock", "check");
             assertEquals(0, check.code(), check.toString());
             assertTrue(check.out().contains("open/d7/k.pem"), check.toString());
-            ProcessResult run = u.ralon(p, "run", "--backend", "landlock", "--", "true");
+            ProcessResult run = u.ralon(p, "--policy", "agent.lock", "run", "--backend", "landlock", "--", "true");
             if (uid == 0) {
                 assertTrue(check.out().contains("zlocked/x.pem"), "root searches it: " + check);
                 assertFalse(check.err().contains("cannot examine"), check.toString());
@@ -54,6 +56,11 @@ class WalkReaderE2ETest {
                         "the same reason as Java's own walk: " + check);
                 assertEquals(2, run.code(), "an incomplete set is refused: " + run);
                 assertTrue(run.err().contains("cannot examine"), run.toString());
+                ProcessResult discovered = u.ralon(p, "check");
+                assertEquals(2, discovered.code(), "discovery cannot tell whether zlocked/ holds a policy: "
+                        + discovered);
+                assertTrue(discovered.err().startsWith("ralon: zlocked/x.pem: cannot examine this entry")
+                        && discovered.err().lines().count() == 1, discovered.toString());
             }
         }
     }
