@@ -37,7 +37,7 @@ import java.util.Optional;
  *   <li>The command is a child of PID 1 (after the second user namespace's unshare(1) execs it), in the terminal's
  *       foreground process group: Ctrl-C, Ctrl-Z and SIGWINCH from the terminal reach it directly.</li>
  * </ol>
- * Why timeout(1) and not unshare(1)'s own {@code --fork}: util-linux before 2.41 blocks SIGINT and SIGTERM in
+ * Why timeout(1) and not unshare(1)'s own {@code --fork}: util-linux before 2.42 blocks SIGINT and SIGTERM in
  * unshare's parent and passes nothing on (checked with 2.38: {@code kill -TERM} of the parent was lost until the child
  * ended), so {@code kill PID} or a {@code timeout 60 ralon run ...} around ralon would no longer stop the command.
  * coreutils is on every system util-linux is on. What is given up: the command no longer has ralon's pid (the outer
