@@ -95,22 +95,11 @@ public final class MountTable {
     }
 
     /**
-     * Other paths at which the file system object at {@code p} may be reachable: every other mount of the same
-     * device whose root contains the object's path within the file system. Candidates only: the caller checks
+     * Other paths at which the file system object at {@code p} may be reachable: every other mount of the same device
+     * whose root contains the object's path within the file system, and, when {@code beneathToo}, every mount of the
+     * same device whose root lies <em>beneath</em> it (a bind of part of a protected directory elsewhere): its mount
+     * point is an alias of the object at the corresponding place beneath {@code p}. Candidates only: the caller checks
      * (device, inode) at each, since a deeper mount may hide it there.
-     */
-    public List<Path> aliases(Path p) {
-        List<Path> out = new ArrayList<>();
-        for (Alias a : aliasesOf(p, false)) {
-            out.add(a.alias());
-        }
-        return out;
-    }
-
-    /**
-     * {@link #aliases} as pairs, and, when {@code beneathToo}, also every mount of the same device whose root lies
-     * <em>beneath</em> the object's path (a bind of part of a protected directory elsewhere): its mount point is an
-     * alias of the object at the corresponding place beneath {@code p}. Candidates only, as for {@link #aliases}.
      */
     public List<Alias> aliasesOf(Path p, boolean beneathToo) {
         Mount home = containing(p);
