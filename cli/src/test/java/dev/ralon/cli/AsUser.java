@@ -51,6 +51,9 @@ final class AsUser implements AutoCloseable {
         env.put("TMPDIR", home.resolve("tmp").toString());
         env.put("RALON_JAVA_OPTS", "-Djava.io.tmpdir=" + home.resolve("tmp"));
         env.put("GIT_CONFIG_NOSYSTEM", "1");
+        // a login sets SHELL; without it tmux(1) and script(1) fall back on the passwd entry's shell, which for uid
+        // 65534 is nologin (CI's environment has no SHELL: tmux's window died at once there)
+        env.put("SHELL", "/bin/sh");
         env.putAll(extra);
         return env;
     }

@@ -116,7 +116,9 @@ class LeftoversE2ETest {
             // Ctrl-C is typed once the command runs (a slow start must not get it instead)
             String typist = "i=0; while [ ! -e " + out + "/ready ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done;"
                     + " sleep 0.5; printf '\\003'; sleep 3";
-            ProcessResult r = u.sh(p, "(" + typist + ") | timeout 90 script -qefc \"" + inner
+            // exec: no shell between script(1) and ralon (a non-interactive sh waiting for ralon dies of the Ctrl-C
+            // itself, and script then hangs up the terminal before the command's trap has run)
+            ProcessResult r = u.sh(p, "(" + typist + ") | timeout 90 script -qefc \"exec " + inner
                     .replace("\"", "\\\"") + "\" /dev/null; echo \"script $?\"");
             assertTrue(Files.exists(out.resolve("i")), "Ctrl-C reached the command's trap: " + r);
             assertTrue(r.out().contains("script 0"), r.toString());
