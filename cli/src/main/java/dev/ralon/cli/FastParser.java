@@ -56,7 +56,7 @@ final class FastParser {
                 }
                 String backend = start == 4 ? args[2] : null;
                 List<String> command = Arrays.asList(args).subList(start, args.length);
-                return new RunRequest(null, backend, false, false, false, false, false, false, false, command);
+                return new RunRequest(null, backend, false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT, command);
             }
             default -> {
                 return null;

@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
@@ -20,6 +21,7 @@ import dev.ralon.host.Baseline;
 import dev.ralon.host.ProtectedSets;
 import dev.ralon.host.SessionReport;
 import dev.ralon.host.StartReport;
+import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Warning;
@@ -77,13 +79,23 @@ final class Run {
                 err.println("ralon: created " + created);
             }
         }
+        if (request.writes().anywhere() && (request.writes().temp() != null || !request.writes().allow().isEmpty())) {
+            throw CliException.error("--write-anywhere leaves every writable place writable: --temp and --allow-write"
+                    + " go without it");
+        }
+        // where the session may write outside the project (WritableAreas); everything else read-only to it
+        WritableAreas.Outcome writable = request.writes().anywhere()
+                ? new WritableAreas.Outcome(Confinement.NONE, List.of())
+                : WritableAreas.of(policies.nearest().root(), System.getenv(), request.writes().temp(),
+                        request.writes().allow(), Path.of("").toAbsolutePath());
+        Confinement confinement = writable.confinement();
         WalkReader.install();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         ProtectedSet policySet = ProtectedSets.from(expansion);
         String leftOut = PolicyOption.leftOutNote(request.policy());
         List<Baseline.Item> baselineItems = request.noBaseline() ? List.of()
                 : Baseline.items(expansion.policy().root(), System.getenv());
-        survey.plan(policySet, baselineItems); // the chosen backend's plans are made ahead from here
+        survey.plan(policySet, baselineItems, confinement); // the chosen backend's plans are made ahead from here
 
         Enforcers enforcers = survey.enforcers();
         for (String problem : Backends.problems(enforcers)) {
@@ -105,7 +117,8 @@ final class Run {
         Baseline.Applied baseline;
         try {
             baseline = request.noBaseline() ? null : Baseline.apply(enforcer, policySet, choice.plan(),
-                    baselineItems, survey.baselinePlan(enforcer, policySet));
+                    Baseline.forConfinement(enforcer, baselineItems, confinement),
+                    survey.baselinePlan(enforcer, policySet));
         } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
             throw CliException.error(f.getMessage() + " (nothing was started)");
         }
@@ -123,6 +136,14 @@ final class Run {
         Admission admission = baseline == null ? choice.admission()
                 : Admission.of(enforcer, set, plan,
                         Warning.messages(expansion.incomplete(), expansion.naming()));
+        boolean confines = enforcer.guarantees().contains(Guarantee.WRITES_OUTSIDE);
+        if (confinement.confined() && !confines && !enforcer.guarantees().isEmpty()) {
+            List<Plan.Refusal> all = new ArrayList<>(admission.refusals());
+            all.add(Plan.Refusal.of(null, "backend " + enforcer.name() + " does not declare " + Guarantee.WRITES_OUTSIDE
+                    .id() + ": it cannot keep the session from writing outside the project (--write-anywhere runs"
+                    + " without that confinement)", Set.of(Guarantee.WRITES_OUTSIDE)));
+            admission = new Admission(List.copyOf(all), admission.notCreateProtected());
+        }
         List<String> refusals = admission.reasons();
         boolean enforceable = admission.enforceable();
         String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
@@ -136,6 +157,7 @@ final class Run {
                 doc.put("baseline", Baseline.json(baseline));
                 doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
                 doc.put("session", SessionReport.of(request.allowUnixSockets()).json());
+                doc.put("writable", writableJson(writable));
                 @SuppressWarnings("unchecked")
                 List<String> w = (List<String>) doc.get("warnings");
                 w.addAll(gitNotes);
@@ -153,6 +175,7 @@ final class Run {
                     extra.add("warning: " + g);
                 }
                 extra.addAll(SessionReport.of(request.allowUnixSockets()).lines());
+                extra.addAll(WritableAreas.lines(writable, home()));
                 DryRunReport.print(out, enforcer, chosen, set, policies, plan, admission, extra);
                 Baseline.print(out, baseline, enforcer.name());
             }
@@ -221,19 +244,25 @@ final class Run {
         Map<String, String> env = userLocale(System.getenv());
         env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
+        if (request.writes().temp() != null && confinement.confined()) {
+            env.put("TMPDIR", confinement.areas().stream().filter(a -> a.why().endsWith("(--temp)")).findFirst()
+                    .map(a -> a.path().toString()).orElse(env.getOrDefault("TMPDIR", "/tmp")));
+        }
         env.put(ENV_BACKEND, enforcer.name());
         env.put(ENV_POLICY, policies.nearest().file().toString());
         StartReport.putEnv(env, enforcer, planned);
         Launch launch;
         try {
-            launch = enforcer.prepare(plan, new Command(executable, command, env, cwd));
+            launch = enforcer.prepare(plan, new Command(executable, command, env, cwd),
+                    confines ? confinement : Confinement.NONE);
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
         } catch (EnforcerFailure e) {
             throw CliException.error(e.getMessage() + " (nothing was started)");
         }
         if (!request.quiet()) {
-            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies) + session.startLineSuffix());
+            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies) + session.startLineSuffix()
+                    + (confinement.confined() ? "" : "; writes outside the project NOT confined (--write-anywhere)"));
             String errno = StartReport.errnoLine(enforcer);
             if (errno != null) {
                 err.println(errno);
@@ -247,6 +276,32 @@ final class Run {
             throw CliException.error(e.getMessage());
         }
         throw new IllegalStateException("execve returned");
+    }
+
+    private static Path home() {
+        String h = System.getenv("HOME");
+        return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
+    }
+
+    /** The writable areas as JSON (docs/json.md): confined, and each area with its path, kind and reason. */
+    static Map<String, Object> writableJson(WritableAreas.Outcome o) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("confined", o.confinement().confined());
+        List<Object> areas = new ArrayList<>();
+        for (Confinement.Area a : o.confinement().areas()) {
+            Map<String, Object> e = new java.util.LinkedHashMap<>();
+            e.put("path", a.path().toString());
+            e.put("kind", a.directory() ? "directory" : "file");
+            e.put("why", a.why());
+            areas.add(e);
+        }
+        m.put("areas", areas);
+        List<Object> left = new ArrayList<>();
+        for (WritableAreas.Left l : o.left()) {
+            left.add(Map.of("path", l.path(), "why", l.why()));
+        }
+        m.put("notWritable", left);
+        return m;
     }
 
     /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */

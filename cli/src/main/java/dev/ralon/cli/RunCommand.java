@@ -51,6 +51,20 @@ final class RunCommand implements Callable<Integer>, RequestSource {
             + "created during the run when $HOME leads to a protected path.")
     boolean createAgentState;
 
+    @Option(names = "--allow-write", paramLabel = "PATH", description = "Let the session write PATH (a directory and"
+            + " everything beneath it, or one file) besides the project, temporary files and the agents' state;"
+            + " repeatable. Your permanent additions go in ~/.config/ralon/writable, one path a line.")
+    List<String> allowWrite = new ArrayList<>();
+
+    @Option(names = "--temp", paramLabel = "DIR", description = "The session's one temporary directory (it must exist):"
+            + " writable in place of /tmp, /var/tmp, /dev/shm and $TMPDIR, which stay read-only.")
+    Path temp;
+
+    @Option(names = "--write-anywhere", description = "Do not confine the session's writes: everything you can write"
+            + " stays writable to it outside the project (only the protected paths and the baseline are read-only);"
+            + " reported at start.")
+    boolean writeAnywhere;
+
     @Parameters(arity = "0..*", paramLabel = "CMD", type = Path.class, converter = Completions.Verbatim.class, description = "The command and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -61,7 +75,7 @@ final class RunCommand implements Callable<Integer>, RequestSource {
     @Override
     public RunRequest request() {
         return new RunRequest(policyOption.policy, backend, dryRun, json, quiet, allowDegraded, noBaseline,
-                createAgentState, allowUnixSockets, command);
+                createAgentState, allowUnixSockets, new RunRequest.Writes(writeAnywhere, temp, allowWrite), command);
     }
 
     @Override

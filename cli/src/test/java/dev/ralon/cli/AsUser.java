@@ -25,8 +25,13 @@ final class AsUser implements AutoCloseable {
     final Path home;
 
     AsUser(int uid) throws IOException {
+        this(uid, Path.of("/tmp"));
+    }
+
+    /** As {@link #AsUser(int)}, beneath {@code parent} (outside every temporary directory: /var/lib). */
+    AsUser(int uid, Path parent) throws IOException {
         this.uid = uid;
-        base = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-" + uid + "-").toRealPath();
+        base = Files.createTempDirectory(parent, "ralon-e2e-" + uid + "-").toRealPath();
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         exe = Files.copy(CliE2ETest.exe, base.resolve("ralon"), StandardCopyOption.COPY_ATTRIBUTES);
         Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));

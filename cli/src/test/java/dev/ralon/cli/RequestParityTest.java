@@ -73,7 +73,8 @@ class RequestParityTest {
         assertEquals(new HookRequest(null, null), FastParser.parse(new String[] {"hook"}));
         assertEquals(new StatusRequest(null, false), FastParser.parse(new String[] {"status"}));
         assertEquals(new StatusRequest(null, true), FastParser.parse(new String[] {"status", "--json"}));
-        assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, false, List.of("claude", "--resume")),
+        assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT,
+                List.of("claude", "--resume")),
                 FastParser.parse(new String[] {"run", "--backend", "mount", "--", "claude", "--resume"}));
         for (String[] slow : List.of(new String[] {"check", "--explain", "x"}, new String[] {"hook", "--policy", "p",
                 "claude-code"}, new String[] {"hook", "claude-code", "extra"}, new String[] {"hook", "--", "codex"},

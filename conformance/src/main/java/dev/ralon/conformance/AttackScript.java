@@ -28,7 +28,7 @@ final class AttackScript {
     /** The script, reading the kit's class path from {@code kitClasspathFile} for the attack programs. */
     String text(Path kitClasspathFile) {
         StringBuilder s = new StringBuilder("#!/bin/sh\n");
-        s.append("P=").append(q(proj)).append("; F=").append(q(free)).append("; LOG=").append(q(home.resolve("attacks.log")))
+        s.append("P=").append(q(proj)).append("; F=").append(q(free)).append("; LOG=").append(q(home.resolve("tmp/attacks.log")))
                 .append("; export P F\n");
         s.append("cd \"$P\" || exit 70\n");
         // who the sandboxed command is: its pid (must be the pid ralon was started as: no supervisor), its user
@@ -109,7 +109,7 @@ final class AttackScript {
         {"ok-mkdir-deep", "mkdir -p \"$F/new/dir\" && echo ok > \"$F/new/dir/file\""},
         {"ok-mv-between", "mv \"$F/a/movable\" \"$F/b/movable\""},
         {"ok-ln-between", "ln \"$F/a/linkable\" \"$F/b/linkable\""},
-        {"ok-mv-out-of-project", "mv \"$F/a/crossing\" \"$HOME/crossing\""},
+        {"ok-mv-out-of-project", "mv \"$F/a/crossing\" \"$TMPDIR/crossing\""},
         {"ok-rm-unprotected", "rm \"$F/a/removable\""},
         {"ok-write-in-ancestor", "echo more >> c/ok-next/sibling.txt"},
         {"ok-way-mkdir", "mkdir c/ok-next/newdir && echo ok > c/ok-next/newdir/f"},

@@ -108,6 +108,16 @@ public final class Attacks {
                 EnumSet.of(PathKind.FILE), "nohup sh -c 'while [ ! -e \"$F/ended\" ]; do sleep 0.1; done; sleep 1;"
                         + " echo late > \"$F/leftover-$1\"' sh \"$ID\" >/dev/null 2>&1 </dev/null &"));
 
+        g = Guarantee.WRITES_OUTSIDE;
+        // $HOME is outside the project and outside the run's one temporary directory ($TMPDIR, given with --temp):
+        // KitRun judges by the files there, not at the attacked path
+        a.add(sh("write-outside", "echo pwned > $HOME/new (a file outside the project and the writable areas)", g,
+                EnumSet.of(PathKind.FILE), "echo pwned > \"$HOME/outside-$ID\""));
+        a.add(sh("overwrite-outside", "echo pwned >> $HOME/outside.txt (an existing file outside)", g,
+                EnumSet.of(PathKind.FILE), "echo \"pwned $ID\" >> \"$HOME/outside.txt\""));
+        a.add(sh("mkdir-outside", "mkdir $HOME/.config-new (a directory outside)", g,
+                EnumSet.of(PathKind.FILE), "mkdir \"$HOME/outside-$ID\""));
+
         g = Guarantee.CREATE_MISSING;
         a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));
         a.add(sh("create-by-rename", "mv FREE/new MISSING", g, MISSING,

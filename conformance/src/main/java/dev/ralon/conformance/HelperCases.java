@@ -111,7 +111,8 @@ final class HelperCases {
                 host.add(1, "-XX:-MaxFDLimit");
                 List<String> inner = new ArrayList<>(KitLocale.envPrefix(shellEnv));
                 inner.addAll(host);
-                inner.addAll(List.of("run", "--backend", backend, "--"));
+                // --write-anywhere: these cases attack processes outside, not the confinement (KitRun's runs do)
+                inner.addAll(List.of("run", "--write-anywhere", "--backend", backend, "--"));
                 inner.addAll(attack);
                 cmd.addAll(KitHost.asUser(uid, inner));
             } else {

@@ -165,7 +165,7 @@ final class Judge {
                 s.get("seen-ok-mkdir-deep")) ? null : works("mkdir -p free/new/dir", s, "ok-mkdir-deep", context));
         work(out, s, "ok-mv-between", "a file can be moved between two unprotected directories", context);
         work(out, s, "ok-ln-between", "a file can be hard-linked between two unprotected directories", context);
-        work(out, s, "ok-mv-out-of-project", "a file can be moved out of the project (to HOME)", context);
+        work(out, s, "ok-mv-out-of-project", "a file can be moved out of the project (to the temporary directory)", context);
         work(out, s, "ok-rm-unprotected", "an unprotected file can be removed", context);
         work(out, s, "ok-write-in-ancestor", "an unprotected file beside a directory on the way can be written",
                 context);

@@ -60,7 +60,8 @@ record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader
         // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
         // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
         boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
-        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked).inLauncherNamespace(launcherNamespace);
+        KitRun run = new KitRun(name, uid, cp, includeMissing, includeLinked).inLauncherNamespace(launcherNamespace)
+                .confining(declared.contains(Guarantee.WRITES_OUTSIDE));
         KitRun.Recording result;
         Set<Path> createRestricted;
         String planProblem;

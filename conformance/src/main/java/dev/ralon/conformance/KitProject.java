@@ -93,6 +93,9 @@ final class KitProject {
     String build() throws IOException {
         Files.createDirectories(free);
         Files.createDirectories(home.resolve("tmp"));
+        // outside the project and the session's one temporary directory (the run's --temp is home/tmp): the
+        // writes-outside attacks aim here
+        write(home.resolve("outside.txt"), "outside\n");
         write(free.resolve("evil"), "pwned evil\n");
         write(free.resolve("existing.txt"), "unprotected\n");
         write(proj.resolve("c/ok-next/w/target.txt"), "original ok-next\n");

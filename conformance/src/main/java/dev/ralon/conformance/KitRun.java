@@ -98,6 +98,7 @@ final class KitRun {
     private final Path home;
     private final Path free;
     private boolean launcherNamespace;
+    private boolean confines;
 
     KitRun(String backend, int uid, String classpath, boolean includeMissing) throws IOException {
         this(backend, uid, classpath, includeMissing, true);
@@ -119,6 +120,12 @@ final class KitRun {
     /** Whether the host JVM starts as the launcher starts it for {@code ralon run} (ConformanceKit.Builder). */
     KitRun inLauncherNamespace(boolean inIt) {
         this.launcherNamespace = inIt;
+        return this;
+    }
+
+    /** Whether the backend declares {@link Guarantee#WRITES_OUTSIDE}: its runs are confined (KitExecution). */
+    KitRun confining(boolean confining) {
+        this.confines = confining;
         return this;
     }
 
@@ -181,7 +188,12 @@ final class KitRun {
             ralon = wrapped;
         }
         cmd.addAll(KitHost.asUser(uid, ralon));
-        cmd.addAll(List.of("run", "--backend", backend, "--", "/bin/sh", scriptFile.toString()));
+        cmd.addAll(List.of("run", "--backend", backend));
+        // A backend that confines writes gets the one temporary directory home/tmp (--temp), so that $HOME, beside
+        // it, is outside every writable area; any other runs with --write-anywhere (the host refuses it otherwise)
+        // and its writes-outside attacks must get through
+        cmd.addAll(confines ? List.of("--temp", home.resolve("tmp").toString()) : List.of("--write-anywhere"));
+        cmd.addAll(List.of("--", "/bin/sh", scriptFile.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(proj.toFile())
                 .redirectError(base.resolve("stderr.txt").toFile());
         pb.environment().put("HOME", home.toString());
@@ -263,18 +275,42 @@ final class KitRun {
             }
         }
         leftovers(outcomes, rc);
+        outside(outcomes, rc);
         Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
         new TerminalCases(project, backend, uid, watcher).run(cases, before, outcomes, plainOutcomes);
         new HelperCases(project, backend, uid, watcher, classpath).run(cases, before, outcomes, plainOutcomes);
         Map<String, String> sanity = SanityReadings.read(project, uid, rc, policyText, expectedNofile);
         String stderr = KitHost.readOrNull(base.resolve("stderr.txt"));
-        String log = KitHost.readOrNull(home.resolve("attacks.log"));
+        String log = KitHost.readOrNull(home.resolve("tmp/attacks.log")); // in the run's one writable temp directory
         String identity = KitHost.readOrNull(free.resolve("sandbox-identity"));
         sanity.put("pid-expected", Long.toString(p.pid()));
         sanity.put("pid-seen", Long.toString(pid));
         return new Recording(backend, uid, exit, output.toString(), stderr == null ? "" : stderr, log == null ? "" : log,
                 outcomes, sanity, true, plainOutcomes, pid,
                 identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
+    }
+
+    /**
+     * The writes-outside attacks ({@link Guarantee#WRITES_OUTSIDE}) are judged by {@code $HOME}, outside the project:
+     * a new entry {@code outside-ID}, or the case's line appended to {@code outside.txt}.
+     */
+    private void outside(Map<String, Outcome> outcomes, Map<String, String> rc) throws IOException {
+        String text = KitHost.readOrNull(home.resolve("outside.txt"));
+        for (Case c : cases) {
+            if (c.attack().guarantee() != Guarantee.WRITES_OUTSIDE) {
+                continue;
+            }
+            List<String> changes = new ArrayList<>();
+            if (Files.exists(home.resolve("outside-" + c.id()), LinkOption.NOFOLLOW_LINKS)) {
+                changes.add("created " + home.resolve("outside-" + c.id()) + ", outside the project and the writable"
+                        + " areas");
+            }
+            if (text != null && text.contains("pwned " + c.id())) {
+                changes.add("appended to " + home.resolve("outside.txt") + ", outside the project and the writable"
+                        + " areas");
+            }
+            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"), changes));
+        }
     }
 
     /**

@@ -48,7 +48,7 @@ final class SanityReadings {
         sanity.put("seen-ok-mkdir-deep", KitHost.readOrNull(free.resolve("new/dir/file")));
         sanity.put("seen-ok-mv-between", String.valueOf(KitHost.exists(free.resolve("b/movable")) && !KitHost.exists(free.resolve("a/movable"))));
         sanity.put("seen-ok-ln-between", String.valueOf(KitHost.exists(free.resolve("b/linkable"))));
-        sanity.put("seen-ok-mv-out-of-project", String.valueOf(KitHost.exists(home.resolve("crossing"))));
+        sanity.put("seen-ok-mv-out-of-project", String.valueOf(KitHost.exists(home.resolve("tmp/crossing"))));
         sanity.put("seen-ok-rm-unprotected", String.valueOf(!KitHost.exists(free.resolve("a/removable"))));
         sanity.put("seen-ok-write-in-ancestor", String.valueOf("sibling\nmore\n".equals(KitHost.readOrNull(proj.resolve("c/ok-next/sibling.txt")))));
         sanity.put("seen-ok-way-mkdir", String.valueOf(KitHost.exists(proj.resolve("c/ok-next/newdir/f"))));

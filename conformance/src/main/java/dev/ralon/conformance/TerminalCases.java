@@ -64,7 +64,9 @@ final class TerminalCases {
             for (String part : host) {
                 ralon.append(part.equals("@CP@") ? "\"$(cat " + AttackScript.q(cpFile) + ")\"" : AttackScript.q(part)).append(' ');
             }
-            ralon.append("run --backend ").append(AttackScript.q(backend)).append(" -- ").append(program);
+            // --write-anywhere: these cases attack the terminal, not the confinement (KitRun's runs do), and a backend that
+            // does not confine writes is refused without it
+            ralon.append("run --write-anywhere --backend ").append(AttackScript.q(backend)).append(" -- ").append(program);
             String sandboxed = TerminalAttack.session(user, proj, env, ralon.toString());
             SortedMap<String, String> afterSandboxed = watcher.watch(c);
             outcomes.put(c.id(), new Outcome(resultOf(c, sandboxed), watcher.changes(c, before.get(c.id()), afterSandboxed)));

@@ -1,5 +1,6 @@
 package dev.ralon.host;
 
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.EnforcerFailure;
 import dev.ralon.enforcer.spi.Enforcers;
@@ -52,7 +53,12 @@ public final class BackendSurvey {
     public record Backend(Backends.Probed probed, Plan plan, Baseline.Applied baseline) {
     }
 
-    private record Inputs(ProtectedSet set, List<Baseline.Item> items) {
+    private record Inputs(ProtectedSet set, List<Baseline.Item> all, Confinement confinement) {
+        /** The baseline's items for {@code e}: under a backend that confines writes, those inside the areas only. */
+        List<Baseline.Item> items(Enforcer e) {
+            return Baseline.forConfinement(e, all, confinement);
+        }
+
     }
 
     /** What is done ahead for one backend. */
@@ -209,7 +215,7 @@ public final class BackendSurvey {
         ProtectedSet with;
         try {
             in = inputs.join();
-            with = Baseline.withCandidates(a.enforcer, in.set(), in.items());
+            with = Baseline.withCandidates(a.enforcer, in.set(), in.items(a.enforcer));
         } catch (RuntimeException | Error e) {
             a.plan.completeExceptionally(e);
             a.withBaseline.completeExceptionally(e);
@@ -237,7 +243,7 @@ public final class BackendSurvey {
         }
         Baseline.Applied applied;
         try {
-            applied = Baseline.apply(a.enforcer, in.set(), plan, in.items(), () -> await(a.withBaseline));
+            applied = Baseline.apply(a.enforcer, in.set(), plan, in.items(a.enforcer), () -> await(a.withBaseline));
         } catch (RuntimeException | LinkageError f) {
             applied = null; // a third-party plan that throws is reported by run
         }
@@ -266,7 +272,16 @@ public final class BackendSurvey {
 
     /** Gives the backends the policy's protected set and the baseline's items to plan for; once. */
     public void plan(ProtectedSet set, List<Baseline.Item> items) {
-        inputs.complete(new Inputs(set, List.copyOf(items)));
+        plan(set, items, Confinement.NONE);
+    }
+
+    /**
+     * Gives the backends the policy's protected set, the baseline's items and the session's confinement to plan for;
+     * once. A backend that declares {@link dev.ralon.enforcer.spi.Guarantee#WRITES_OUTSIDE} plans the items inside
+     * the confinement's areas only: the rest are read-only by the confinement ({@link Baseline#forConfinement}).
+     */
+    public void plan(ProtectedSet set, List<Baseline.Item> items, Confinement confinement) {
+        inputs.complete(new Inputs(set, List.copyOf(items), confinement));
     }
 
     /** Every discovered backend with its probe, in discovery order (status; waits for the probes only). */

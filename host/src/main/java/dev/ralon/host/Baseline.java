@@ -1,5 +1,6 @@
 package dev.ralon.host;
 
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
@@ -106,6 +107,27 @@ public final class Baseline {
     }
 
     public static final String ABSENT = "absent: this backend cannot stop its creation";
+
+    /**
+     * The items {@code e} protects one by one in a session confined by {@code confinement}: when the backend declares
+     * {@link Guarantee#WRITES_OUTSIDE} and the session is confined, only those inside a writable area (everything
+     * outside is read-only already, and protecting it again would cost a bind, or under Landlock make its directory
+     * create-restricted); otherwise all of them.
+     */
+    public static List<Item> forConfinement(Enforcer e, List<Item> items,
+                                            Confinement confinement) {
+        if (!confinement.confined() || !e.guarantees().contains(Guarantee.WRITES_OUTSIDE)) {
+            return items;
+        }
+        List<Item> out = new ArrayList<>();
+        for (Item i : items) {
+            Path p = i.paths().get(i.paths().size() - 1).path();
+            if (confinement.areas().stream().anyMatch(a -> a.directory() ? p.startsWith(a.path()) : p.equals(a.path()))) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
 
     // ------------------------------------------------------------------------------------------ what is in it
 

@@ -33,6 +33,12 @@ final class Access {
         "execute", "write-file", "read-file", "read-dir", "remove-dir", "remove-file", "make-char", "make-dir",
         "make-reg", "make-sock", "make-fifo", "make-block", "make-sym", "refer", "truncate", "ioctl-dev"};
 
+    /**
+     * What {@code /dev} gets in a confined session: writing, truncating and ioctl on its existing files (the null
+     * device, terminals), nothing created or removed.
+     */
+    static final long DEVICE_WRITE = WRITE_FILE | TRUNCATE | IOCTL_DEV;
+
     /** What the protected paths and the directories on the way keep: reading, listing, executing. */
     static final long READ_ONLY = EXECUTE | READ_FILE | READ_DIR;
 

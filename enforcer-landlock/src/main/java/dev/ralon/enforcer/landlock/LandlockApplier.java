@@ -155,11 +155,11 @@ final class LandlockApplier {
             add(root, rights, p);
             return;
         }
-        int fd = openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
+        int fd = rule.fromRoot() ? openFromRoot(p) : openIn(p.getParent(), p, LinuxCalls.OPEN_NAME);
         if (fd < 0) {
             int errno = LinuxCalls.errno();
-            if (errno == LinuxAbi.ENOENT) {
-                return; // gone since the plan: nothing to grant
+            if (errno == LinuxAbi.ENOENT || (rule.fromRoot() && errno == LinuxAbi.ELOOP)) {
+                return; // gone since the plan, or a link on the way now: nothing to grant (it stays read-only)
             }
             throw fail("openat", p.toString(), errno);
         }
@@ -177,6 +177,31 @@ final class LandlockApplier {
             add(fd, rights, p);
         } finally {
             LibC.close(fd);
+        }
+    }
+
+    /**
+     * An O_PATH descriptor of the absolute {@code p}, resolved from {@code /} without following any symbolic link on
+     * the way or at the end (openat2(2) RESOLVE_NO_SYMLINKS; O_NOFOLLOW with O_PATH gives a final link itself, which
+     * then gets no rule): a writable area's rule lands on the directory the host listed, or on nothing. -1 with
+     * errno on failure.
+     */
+    private static int openFromRoot(Path p) {
+        Memory how = new Memory(24); // struct open_how { u64 flags; u64 mode; u64 resolve; }
+        how.clear();
+        how.setLong(0, LinuxAbi.O_PATH | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC);
+        how.setLong(16, 0x04); // RESOLVE_NO_SYMLINKS, include/uapi/linux/openat2.h
+        String rel = p.toString().equals("/") ? "." : p.toString().substring(1);
+        int root = LibC.openat(LinuxAbi.AT_FDCWD, LinuxCalls.cString("/"), LinuxCalls.OPEN_ROOT);
+        if (root < 0) {
+            return -1;
+        }
+        try {
+            return (int) LibC.syscall(LinuxAbi.SYS_OPENAT2, root, rel, how, 24L);
+        } catch (com.sun.jna.LastErrorException e) {
+            return -1;
+        } finally {
+            LibC.close(root);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.exec.LibC;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.enforcer.spi.exec.MountTable;
@@ -47,7 +48,7 @@ public final class LandlockEnforcer implements Enforcer {
 
     private static final Set<Guarantee> GUARANTEES = Set.copyOf(EnumSet.of(
         Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
-        Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING));
+        Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING, Guarantee.WRITES_OUTSIDE));
 
     /** {@link #abi()} when this is not Linux or libc cannot be reached through JNA. */
     static final int NOT_USABLE = -100_000;
@@ -296,6 +297,17 @@ public final class LandlockEnforcer implements Enforcer {
      */
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
+        return prepare(plan, command, Confinement.NONE);
+    }
+
+    /**
+     * As {@link #prepare(Plan, Command)}; confined, the rules are planned again for the areas
+     * ({@link RulePlanner#plan(List, long, List)}: rules beside the protected paths only inside the areas, a rule per
+     * area, /dev's devices), so that everything outside them keeps the read-only rule on {@code /} alone. A refusal
+     * of that plan is an {@link EnforcementException}: nothing is started.
+     */
+    @Override
+    public Launch prepare(Plan plan, Command command, Confinement confinement) throws EnforcementException {
         if (!plan.hasPayload(Payload.class)) {
             throw new EnforcementException("landlock: this plan was not made by the landlock backend");
         }
@@ -305,6 +317,13 @@ public final class LandlockEnforcer implements Enforcer {
             throw new EnforcementException(reasonFor(abi));
         }
         long handled = pl.handled() & Access.handledFor(abi);
+        if (confinement.confined()) {
+            RulePlanner.Result r = RulePlanner.plan(pl.protectedPaths(), pl.handled(), confinement.areas());
+            if (!r.refusals().isEmpty()) {
+                throw new EnforcementException("landlock: " + String.join("; ", r.refusals()));
+            }
+            pl = new Payload(pl.abi(), pl.handled(), r.onTheWay(), pl.protectedPaths(), r.rules(), r.refusedPaths());
+        }
         new LandlockApplier(pl, handled, abi).apply();
         return Launch.of(command);
     }

@@ -6,6 +6,7 @@ import dev.ralon.enforcer.spi.exec.Errno;
 import com.sun.jna.Memory;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 
@@ -49,13 +50,20 @@ import java.util.TreeSet;
  */
 final class RulePlanner {
 
-    /** One landlock-rule to add: {@code path} gets {@code rights}; {@code directory} as seen when planned. */
-    record Rule(Path path, long rights, boolean directory) {
+    /**
+     * One landlock-rule to add: {@code path} gets {@code rights}; {@code directory} as seen when planned;
+     * {@code fromRoot}: a writable area (or /dev) whose parent is not on the way, opened from {@code /} without
+     * following any link (else opened in its parent on the way).
+     */
+    record Rule(Path path, long rights, boolean directory, boolean fromRoot) {
+        Rule(Path path, long rights, boolean directory) {
+            this(path, rights, directory, false);
+        }
     }
 
     /** What {@link #plan} found. */
-    record Result(List<Path> onTheWay, List<Rule> rules, List<String> warnings, List<String> refusals,
-                  Set<Path> refusedPaths, int symlinksSkipped) {
+    record Result(List<Path> onTheWay, List<Path> createRestricted, List<Rule> rules, List<String> warnings,
+                  List<String> refusals, Set<Path> refusedPaths, int symlinksSkipped) {
     }
 
     private final Map<Path, Integer> dirFds = new HashMap<>();
@@ -67,21 +75,63 @@ final class RulePlanner {
     }
 
     static Result plan(ProtectedSet set, long handled) {
+        return plan(set.paths(), handled, null);
+    }
+
+    /**
+     * The rules for {@code paths} when writes are confined to {@code areas} (null: not confined, the whole file system
+     * is the one area). Confined, the sibling rules are made only in the directories on the way that lie in an area,
+     * each area without a protected path in it gets one rule of its own, and {@code /dev} gets the rights to write,
+     * truncate and ioctl its existing device files (nothing created or removed there); everything else keeps the
+     * read-only rule on {@code /}.
+     */
+    static Result plan(List<ProtectedPath> paths, long handled, List<Confinement.Area> areas) {
         RulePlanner p = new RulePlanner();
         try {
-            return p.run(set, handled);
+            return p.run(paths, handled, areas);
         } finally {
             p.closeAll();
         }
     }
 
-    private Result run(ProtectedSet set, long handled) {
+    /** The area {@code p} lies in (strictly beneath a directory area), or null. */
+    private static Confinement.Area areaOf(Path p, List<Confinement.Area> areas) {
+        for (Confinement.Area a : areas) {
+            if (a.directory() && p.startsWith(a.path()) && !p.equals(a.path())) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private Result run(List<ProtectedPath> paths, long handled, List<Confinement.Area> areas) {
         // Directories on the way: every ancestor of every protected path, parents before children.
         Map<Path, Boolean> ancestors = new TreeMap<>(); // path -> needed by a protected path that exists
         Map<Path, ProtectedPath> protectedByPath = new LinkedHashMap<>();
-        for (ProtectedPath pp : set.paths()) {
+        Set<Path> expand = new HashSet<>(); // the directories on the way whose other entries get rules
+        List<Confinement.Area> skippedAreas = new ArrayList<>();
+        for (ProtectedPath pp : paths) {
             Path p = pp.path().normalize();
             protectedByPath.put(p, pp);
+            if (areas != null) {
+                for (Confinement.Area a : areas) {
+                    if (a.path().startsWith(p) && !skippedAreas.contains(a)) {
+                        skippedAreas.add(a); // an area in (or at) a protected path stays read-only
+                        warnings.add("the writable area " + a.path() + " lies in the protected path " + p
+                            + ": it stays read-only");
+                    }
+                }
+                Confinement.Area area = areaOf(p, areas);
+                if (area != null) {
+                    for (Path a = p.getParent(); a != null && a.startsWith(area.path()); a = a.getParent()) {
+                        expand.add(a);
+                    }
+                }
+            } else {
+                for (Path a = p.getParent(); a != null; a = a.getParent()) {
+                    expand.add(a);
+                }
+            }
             boolean exists = pp.kind() != ProtectedPath.Kind.MISSING;
             for (Path a = p.getParent(); a != null; a = a.getParent()) {
                 Boolean before = ancestors.get(a);
@@ -180,6 +230,9 @@ final class RulePlanner {
         Set<Path> onTheWaySet = new HashSet<>(onTheWay);
         int symlinks = 0;
         for (Path dir : onTheWay) {
+            if (!expand.contains(dir)) {
+                continue; // above every area: read-only like the rest of the file system
+            }
             int dirFd = dirFds.get(dir);
             for (String entry : list(dir, dirFd)) {
                 Path child = dir.resolve(entry);
@@ -216,7 +269,23 @@ final class RulePlanner {
                 rules.add(new Rule(child, rights, st.isDirectory()));
             }
         }
-        return new Result(List.copyOf(onTheWay), rules, warnings, refusals, refusedPaths, symlinks);
+        if (areas != null) {
+            for (Confinement.Area a : areas) {
+                if (skippedAreas.contains(a) || onTheWaySet.contains(a.path())) {
+                    continue; // a protected path inside: its siblings got their rules above
+                }
+                rules.add(new Rule(a.path(), a.directory() ? handled : handled & Access.FILE_RIGHTS, a.directory(),
+                    true));
+            }
+            Path dev = Path.of("/dev");
+            if (protectedByPath.keySet().stream().noneMatch(p -> p.startsWith(dev))
+                && areas.stream().noneMatch(a -> dev.startsWith(a.path()) && a.directory())) {
+                rules.add(new Rule(dev, handled & (Access.READ_ONLY | Access.DEVICE_WRITE), true, true));
+            }
+        }
+        List<Path> restricted = areas == null ? onTheWay : onTheWay.stream().filter(expand::contains).toList();
+        return new Result(List.copyOf(onTheWay), List.copyOf(restricted), rules, warnings, refusals, refusedPaths,
+            symlinks);
     }
 
     /** getdents64's buffer, native: JNA copies a byte[] argument in and out whole on every call (LibC's doc). */

@@ -1,6 +1,7 @@
 package dev.ralon.enforcer.mount;
 
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -47,7 +48,8 @@ import java.util.Set;
 public final class MountEnforcer implements Enforcer {
     static final Set<Guarantee> GUARANTEES = Collections.unmodifiableSet(EnumSet.of(
             Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
-            Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA, Guarantee.LEFTOVERS));
+            Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA, Guarantee.LEFTOVERS,
+            Guarantee.WRITES_OUTSIDE));
 
     private final MountProbe probe = new MountProbe();
 
@@ -98,9 +100,15 @@ public final class MountEnforcer implements Enforcer {
         return MountPlanner.plan(name(), policySet);
     }
 
-    /** See {@link MountLaunch}. */
+    /** See {@link MountLaunch}; without a confinement (the conformance kit's plain runs, an embedding program). */
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
-        return MountLaunch.prepare(plan, command, probe);
+        return MountLaunch.prepare(plan, command, probe, Confinement.NONE);
+    }
+
+    /** See {@link MountLaunch} and {@link Mounts#confine}: everything outside the areas is made read-only. */
+    @Override
+    public Launch prepare(Plan plan, Command command, Confinement confinement) throws EnforcementException {
+        return MountLaunch.prepare(plan, command, probe, confinement);
     }
 }

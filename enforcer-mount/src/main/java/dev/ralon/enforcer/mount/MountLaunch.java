@@ -2,6 +2,7 @@ package dev.ralon.enforcer.mount;
 
 import com.sun.jna.Native;
 import dev.ralon.enforcer.spi.Command;
+import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
@@ -54,7 +55,8 @@ final class MountLaunch {
      * Writes the plan to a private temporary file ({@link PlanFile}: 0600, read and deleted by the stage, its SHA-256
      * in the stage's argv) and returns the exec chain.
      */
-    static Launch prepare(Plan plan, Command command, MountProbe probe) throws EnforcementException {
+    static Launch prepare(Plan plan, Command command, MountProbe probe, Confinement confinement)
+            throws EnforcementException {
         if (!"mount".equals(plan.backend()) || !plan.hasPayload(MountEnforcer.Payload.class)) {
             throw new EnforcementException("the mount backend was given a plan it did not make");
         }
@@ -64,12 +66,14 @@ final class MountLaunch {
         if (!p.available() || unshare == null) {
             throw new EnforcementException("the mount backend is not available: " + p.detail());
         }
+        List<PlanFile.Entry> entries = new ArrayList<>(payload.entries());
+        entries.addAll(areas(confinement));
         Optional<LauncherNamespace.Ids> here = LauncherNamespace.current();
         if (here.isPresent()) {
-            return inThisProcess(payload, command, unshare, here.get());
+            return inThisProcess(entries, confinement.confined(), command, unshare, here.get());
         }
         byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(LibC.getuid(), LibC.getgid(), command.cwd().toString(),
-                unshare.toString(), timeout(), payload.entries()));
+                unshare.toString(), timeout(), confinement.confined(), entries));
         Path file;
         try {
             file = PlanFile.write(bytes);
@@ -131,15 +135,15 @@ final class MountLaunch {
      * The route without a stage: this JVM is root of user namespace 1 already, so the binds are made here, and what
      * is left to exec is the second namespace, which maps the invoker's own ids back (as the stage would).
      */
-    private static Launch inThisProcess(MountEnforcer.Payload payload, Command command, Path unshare,
-            LauncherNamespace.Ids invoker) throws EnforcementException {
+    private static Launch inThisProcess(List<PlanFile.Entry> entries, boolean confined, Command command,
+            Path unshare, LauncherNamespace.Ids invoker) throws EnforcementException {
         List<String> cmd = new ArrayList<>();
         cmd.add(command.executable().toString());
         cmd.addAll(command.argv().subList(1, command.argv().size()));
         List<String> argv;
         try {
             argv = MountStage.setUp(new PlanFile.StagePlan(invoker.uid(), invoker.gid(), command.cwd().toString(),
-                    unshare.toString(), timeout(), payload.entries()), cmd);
+                    unshare.toString(), timeout(), confined, entries), cmd);
         } catch (StageException e) {
             throw new EnforcementException(e.getMessage());
         }
@@ -152,6 +156,32 @@ final class MountLaunch {
             throw new EnforcementException("cannot set no_new_privs: " + Errno.text(Native.getLastError()) + " (prctl)");
         }
         return new Launch(Path.of(argv.get(0)), argv, command.env());
+    }
+
+    /**
+     * The writable areas as plan entries, each with what the host sees there now (type, device, inode): the stage
+     * keeps them writable and makes everything else read-only ({@link Mounts#confine}). An area that vanished since
+     * the host listed it is left out: it is not writable then, which is the safe side.
+     */
+    static List<PlanFile.Entry> areas(Confinement confinement) throws EnforcementException {
+        List<PlanFile.Entry> out = new ArrayList<>();
+        if (!confinement.confined()) {
+            return out;
+        }
+        for (Confinement.Area a : confinement.areas()) {
+            java.util.Map<String, Object> attrs;
+            try {
+                attrs = java.nio.file.Files.readAttributes(a.path(), "unix:mode,dev,ino",
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            } catch (java.nio.file.NoSuchFileException e) {
+                continue;
+            } catch (IOException | UnsupportedOperationException e) {
+                throw new EnforcementException("cannot examine the writable area " + a.path() + ": " + e.getMessage());
+            }
+            out.add(new PlanFile.Entry(PlanFile.Op.AREA, a.path().toString(),
+                    ((Integer) attrs.get("mode")) & LinuxAbi.S_IFMT, (Long) attrs.get("dev"), (Long) attrs.get("ino")));
+        }
+        return out;
     }
 
     /**

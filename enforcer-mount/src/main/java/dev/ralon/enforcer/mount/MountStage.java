@@ -75,8 +75,13 @@ public final class MountStage {
         // make the kernel refuse that procfs (fs/namespace.c mount_too_revealing: a new procfs must not reveal what a
         // mount over the old one hides), so those binds are PID 1's, on the new /proc, and /proc is no way here.
         List<PlanFile.Entry> here = new ArrayList<>();
+        List<PlanFile.Entry> areas = new ArrayList<>();
         List<String> procReadOnly = new ArrayList<>();
         for (PlanFile.Entry e : plan.entries()) {
+            if (e.op() == PlanFile.Op.AREA) {
+                areas.add(e);
+                continue;
+            }
             boolean proc = e.path().equals("/proc") || e.path().startsWith("/proc/");
             if (contained && proc) {
                 if (e.op() == PlanFile.Op.READONLY && !e.path().equals("/proc")) {
@@ -88,16 +93,21 @@ public final class MountStage {
         }
         Mounts.mountAll(here);
         Mounts.verifyAll(here);
-        // The working directory was resolved before the binds: it still names the old (unprotected) mounts. Resolve
-        // it again so relative paths go through the new mounts (path_resolution(7): lookups start at the cwd's
-        // mount and dentry).
+        // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
+        // Before the confinement: a file the user redirected the command's output to is the user's choice, and is
+        // judged by the protected set alone.
+        StandardDescriptors.secure();
+        if (plan.confined()) {
+            Mounts.confine(areas);
+        }
+        // The working directory was resolved before the binds: it still names the old (unprotected, unconfined)
+        // mounts. Resolve it again so relative paths go through the new mounts (path_resolution(7): lookups start at
+        // the cwd's mount and dentry).
         try {
             LibC.chdir(plan.cwd());
         } catch (LastErrorException e) {
             throw new StageException("cannot change directory to " + plan.cwd() + ": " + Mounts.err(e) + " (chdir)");
         }
-        // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
-        StandardDescriptors.secure();
         List<String> argv = new ArrayList<>();
         argv.add(plan.unshare());
         argv.add("--user");

@@ -32,6 +32,8 @@ final class Mounts {
     static final int STATX_INO = 0x100;
     static final long STATX_ATTR_MOUNT_ROOT = 0x2000; // Linux 5.8: the path is the root of a mount
     static final long ST_RDONLY = 1;                  // statfs(2) f_flags: mounted read-only
+    static final int EBUSY = 16;                      // include/uapi/asm-generic/errno-base.h
+    static final int CLONE_NEWNS = 0x00020000;        // include/uapi/linux/sched.h
 
     private Mounts() {
     }
@@ -198,6 +200,124 @@ final class Mounts {
             }
         } finally {
             close(tree);
+        }
+    }
+
+    /**
+     * Confines the session's writes to {@code areas}: every mount of this namespace becomes read-only, the areas
+     * excepted. In three steps, so that no path is looked up again between them:
+     * <ol>
+     *   <li>each area is opened without following a link and checked to be what the host listed (as a bind is), and
+     *       its mount tree cloned (open_tree(2) OPEN_TREE_CLONE|AT_RECURSIVE: a detached copy with every mount
+     *       beneath it, the read-only binds of protected paths inside it included, flags and all);</li>
+     *   <li>every mount of the namespace is made read-only at once: mount_setattr(2) on {@code /} with AT_RECURSIVE
+     *       and MOUNT_ATTR_RDONLY (only adds read-only, allowed on the locked mounts inherited from the host; EBUSY
+     *       if a file is open for writing through one: fail closed). The detached clones are not in the tree, so
+     *       they keep their flags;</li>
+     *   <li>each clone is attached onto its area (move_mount(2) onto the descriptor of step 1).</li>
+     * </ol>
+     * Devices stay usable: opening a device file for writing does not need a writable mount (fs/open.c
+     * do_dentry_open: {@code special_file()} skips mnt_get_write_access), so {@code /dev/null} and the terminal work.
+     * The nested namespace the command runs in locks all of it (MNT_LOCK_READONLY: mount_namespaces(7)). Then each
+     * area is checked writable and {@code /} read-only: proof, not hope.
+     */
+    static void confine(List<PlanFile.Entry> areas) throws StageException {
+        // A mount namespace of this thread's own first (unshare(2) CLONE_NEWNS implies only CLONE_FS, which a
+        // multithreaded process may unshare: kernel/fork.c check_unshare_flags refuses CLONE_NEWUSER, not this). Its
+        // mounts are new copies (mount_namespaces(7)), through which no file is open: the ones this JVM holds open
+        // for writing stay on the mounts they were opened through. Without it, mount_setattr below met EBUSY at
+        // random: libffi (inside JNA's library) maps its closures from a deleted file it made in /tmp, open for
+        // writing, which counts as a writer of that mount for as long as the mapping lives (seen here). The thread
+        // execs the command's chain, which inherits this namespace; the JVM's other threads end with that exec.
+        try {
+            LibC.unshare(CLONE_NEWNS);
+        } catch (LastErrorException x) {
+            throw new StageException("cannot make the confined mount namespace: " + err(x) + " (unshare)");
+        }
+        int root = openRoot();
+        int[] targets = new int[areas.size()];
+        int[] trees = new int[areas.size()];
+        boolean[] wasReadOnly = new boolean[areas.size()];
+        java.util.Arrays.fill(targets, -1);
+        java.util.Arrays.fill(trees, -1);
+        try {
+            for (int i = 0; i < areas.size(); i++) {
+                PlanFile.Entry e = areas.get(i);
+                targets[i] = resolve(root, e);
+                wasReadOnly[i] = readOnlyMount(targets[i], e.path()); // a protected path, a read-only file system
+                try {
+                    trees[i] = (int) LibC.syscall(LinuxAbi.SYS_OPEN_TREE, targets[i], "",
+                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE);
+                } catch (LastErrorException x) {
+                    throw new StageException("cannot clone the mount at the writable area " + e.path() + ": " + err(x)
+                            + " (open_tree)");
+                }
+            }
+            Memory attr = new Memory(MOUNT_ATTR_SIZE_VER0);
+            attr.clear();
+            attr.setLong(0, MOUNT_ATTR_RDONLY);
+            // EBUSY: a file is open for writing through one of this namespace's mounts (fs/namespace.c
+            // mnt_hold_writers). The namespace is this thread's own, made above, so only a process started in it
+            // since could hold one (none is): tried again, for at most 2 s, then refused.
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, root, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE,
+                            attr, MOUNT_ATTR_SIZE_VER0);
+                    break;
+                } catch (LastErrorException x) {
+                    if (x.getErrorCode() != EBUSY || attempt >= 200) {
+                        throw new StageException("cannot make the file system read-only outside the writable areas: "
+                                + err(x) + " (mount_setattr" + (attempt > 0 ? ", " + (attempt + 1) + " attempts" : "")
+                                + (x.getErrorCode() == EBUSY ? "; a file stays open for writing in this"
+                                + " process's namespace" : "") + ")");
+                    }
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw new StageException("interrupted while making the file system read-only");
+                    }
+                }
+            }
+            for (int i = 0; i < areas.size(); i++) {
+                try {
+                    LibC.syscall(LinuxAbi.SYS_MOVE_MOUNT, trees[i], "", targets[i], "",
+                            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+                } catch (LastErrorException x) {
+                    throw new StageException("cannot put the writable area " + areas.get(i).path() + " back: " + err(x)
+                            + " (move_mount)");
+                }
+            }
+        } finally {
+            for (int i = 0; i < areas.size(); i++) {
+                if (trees[i] >= 0) {
+                    close(trees[i]);
+                }
+                if (targets[i] >= 0) {
+                    close(targets[i]);
+                }
+            }
+            close(root);
+        }
+        int again = openRoot();
+        try {
+            if (!readOnlyMount(again, "/")) {
+                throw new StageException("after the confinement, / is still writable (fstatfs)");
+            }
+            for (int i = 0; i < areas.size(); i++) {
+                PlanFile.Entry e = areas.get(i);
+                int fd = resolve(again, e);
+                try {
+                    if (readOnlyMount(fd, e.path()) != wasReadOnly[i]) {
+                        throw new StageException("after the confinement, the writable area " + e.path()
+                                + " is read-only (fstatfs), and was not before");
+                    }
+                } finally {
+                    close(fd);
+                }
+            }
+        } finally {
+            close(again);
         }
     }
 

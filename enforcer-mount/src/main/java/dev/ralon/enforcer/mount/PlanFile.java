@@ -21,8 +21,8 @@ import java.util.List;
  * its format, its writing by the host and its reading by the stage, in one place that both processes use.
  *
  * <p>Format: NUL-separated UTF-8 fields, {@value #MAGIC}, uid, gid, working directory, unshare path, timeout path
- * (empty: the session is not contained in a PID namespace, {@link dev.ralon.enforcer.spi.exec.SessionContainer}), the
- * number of entries, then five fields per entry (operation code, path, file type, device, inode). A field holding a NUL byte
+ * (empty: the session is not contained in a PID namespace, {@link dev.ralon.enforcer.spi.exec.SessionContainer}),
+ * whether writes are confined to the {@link Op#AREA} entries ({@code 1} or {@code 0}), the number of entries, then five fields per entry (operation code, path, file type, device, inode). A field holding a NUL byte
  * cannot be written (no path can hold one).
  *
  * <p>Why a file: argv and the environment share ARG_MAX (a quarter of the stack limit, 2 MiB by default, execve(2)),
@@ -33,14 +33,16 @@ import java.util.List;
  */
 final class PlanFile {
     /** First field of a plan file, naming its format version. */
-    static final String MAGIC = "RALON-MOUNT-PLAN-2";
+    static final String MAGIC = "RALON-MOUNT-PLAN-3";
 
     /** A bind of the plan: a directory on the way (stays writable) or a protected path (read-only). */
     enum Op {
         /** Directory on the way, bound onto itself, recursive, writable: it becomes a mount point (not renamable). */
         WAY('W'),
         /** Protected path bound onto itself, recursive, then made read-only with mount_setattr. */
-        READONLY('R');
+        READONLY('R'),
+        /** Writable area of a confined session: kept writable when everything else is made read-only ({@link Mounts#confine}). */
+        AREA('A');
 
         final char code;
 
@@ -66,7 +68,8 @@ final class PlanFile {
     }
 
     /** What the stage needs besides the command line. */
-    record StagePlan(int uid, int gid, String cwd, String unshare, String timeout, List<Entry> entries) {
+    record StagePlan(int uid, int gid, String cwd, String unshare, String timeout, boolean confined,
+                     List<Entry> entries) {
     }
 
     private PlanFile() {
@@ -80,6 +83,7 @@ final class PlanFile {
         field(out, plan.cwd());
         field(out, plan.unshare());
         field(out, plan.timeout());
+        field(out, plan.confined() ? "1" : "0");
         field(out, Integer.toString(plan.entries().size()));
         for (Entry e : plan.entries()) {
             field(out, String.valueOf(e.op().code));
@@ -109,21 +113,21 @@ final class PlanFile {
                 start = i + 1;
             }
         }
-        if (start != bytes.length || f.size() < 7 || !f.get(0).equals(MAGIC)) {
+        if (start != bytes.length || f.size() < 8 || !f.get(0).equals(MAGIC)) {
             throw new IllegalArgumentException("the plan file is not a " + MAGIC + " file");
         }
-        int n = Integer.parseInt(f.get(6));
-        if (f.size() != 7 + 5 * n) {
-            throw new IllegalArgumentException("the plan file announces " + n + " mounts but holds " + (f.size() - 7) / 5);
+        int n = Integer.parseInt(f.get(7));
+        if (f.size() != 8 + 5 * n) {
+            throw new IllegalArgumentException("the plan file announces " + n + " mounts but holds " + (f.size() - 8) / 5);
         }
         List<Entry> entries = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int b = 7 + 5 * i;
+            int b = 8 + 5 * i;
             entries.add(new Entry(Op.of(f.get(b)), f.get(b + 1), Integer.parseInt(f.get(b + 2)),
                     Long.parseLong(f.get(b + 3)), Long.parseLong(f.get(b + 4))));
         }
         return new StagePlan(Integer.parseInt(f.get(1)), Integer.parseInt(f.get(2)), f.get(3), f.get(4), f.get(5),
-                entries);
+                "1".equals(f.get(6)), entries);
     }
 
     /** Lower-case hex SHA-256 ({@link Sha256}: no JCA initialisation on the stage's start). */

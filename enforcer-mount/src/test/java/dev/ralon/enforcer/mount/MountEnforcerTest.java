@@ -148,9 +148,10 @@ class MountEnforcerTest {
     @Test
     void planFileRoundTripsAndCarriesNoNul() {
         var plan = new PlanFile.StagePlan(1000, 1000, "/home/u/p q\nr", "/usr/bin/unshare", "/usr/bin/timeout",
-                List.of(new PlanFile.Entry(PlanFile.Op.WAY, "/home", LinuxAbi.S_IFDIR, 2049, 2),
+                true, List.of(new PlanFile.Entry(PlanFile.Op.WAY, "/home", LinuxAbi.S_IFDIR, 2049, 2),
                         new PlanFile.Entry(PlanFile.Op.READONLY, "/home/u/p q\nr/ä.txt", LinuxAbi.S_IFREG, 2049,
-                                1234567890123L)));
+                                1234567890123L),
+                        new PlanFile.Entry(PlanFile.Op.AREA, "/tmp", LinuxAbi.S_IFDIR, 2049, 3)));
         assertEquals(plan, PlanFile.decode(PlanFile.encode(plan)));
         assertNotEquals(PlanFile.sha256(new byte[] {1}), PlanFile.sha256(new byte[] {2}));
     }
@@ -184,7 +185,7 @@ class MountEnforcerTest {
         String saved = System.getProperty("java.io.tmpdir");
         System.setProperty("java.io.tmpdir", tmp.toString());
         try {
-            byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", List.of()));
+            byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", false, List.of()));
             Path a = PlanFile.write(bytes);
             Path b = PlanFile.write(bytes);
             assertNotEquals(a, b);
@@ -204,7 +205,7 @@ class MountEnforcerTest {
     @Test
     void tamperedPlanFileIsRefused() throws Exception {
         Path plan = tmp.resolve("p.plan");
-        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", List.of()));
+        byte[] bytes = PlanFile.encode(new PlanFile.StagePlan(0, 0, "/", "/usr/bin/unshare", "", false, List.of()));
         Files.write(plan, bytes);
         String hash = PlanFile.sha256(bytes);
         Files.writeString(plan, "evil", java.nio.file.StandardOpenOption.APPEND);

@@ -97,4 +97,19 @@ public interface Enforcer {
      * @throws EnforcementException when anything the plan promised could not be set up; nothing was started
      */
     Launch prepare(Plan plan, Command command) throws EnforcementException;
+
+    /**
+     * {@link #prepare(Plan, Command)} with the session's writable areas: a backend that declares
+     * {@link Guarantee#WRITES_OUTSIDE} makes everything outside {@code confinement}'s areas read-only to the command
+     * and everything it spawns (writes, creation, removal, renames), when {@link Confinement#confined()}; what it
+     * cannot set up is an {@link EnforcementException}, nothing started. Default: the confinement is ignored, which is
+     * right for a backend that does not declare that guarantee (the host refuses such a run unless the user opted
+     * out with {@code --write-anywhere}).
+     *
+     * @since 0.1.0
+     */
+    @Experimental("the session's confinement of writes")
+    default Launch prepare(Plan plan, Command command, Confinement confinement) throws EnforcementException {
+        return prepare(plan, command);
+    }
 }

@@ -37,7 +37,17 @@ public enum Guarantee {
      *
      * @since 0.1.0
      */
-    LEFTOVERS("leave a process running after the command ends");
+    LEFTOVERS("leave a process running after the command ends"),
+    /**
+     * Outside the writable areas the host hands {@link Enforcer#prepare(Plan, Command, Confinement)} (the project,
+     * temporary directories, the agents' own state), nothing can be written, created, removed or renamed, whatever
+     * tool is used: no file left in {@code $HOME} or the system for a program outside the session to run later.
+     * Protected paths inside the areas stay protected. Device files stay writable ({@code /dev/null}, terminals).
+     * Not an effect on a protected path but on the session as a whole.
+     *
+     * @since 0.1.0
+     */
+    WRITES_OUTSIDE("write outside the project and the session's writable areas");
 
     private final String effect;
 

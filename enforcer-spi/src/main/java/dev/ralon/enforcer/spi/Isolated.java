@@ -110,9 +110,15 @@ final class Isolated implements Enforcer {
 
     @Override
     public Launch prepare(Plan plan, Command command) throws EnforcementException {
+        return prepare(plan, command, Confinement.NONE);
+    }
+
+    @Override
+    public Launch prepare(Plan plan, Command command, Confinement confinement) throws EnforcementException {
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(confinement, "confinement");
         try {
-            Launch l = delegate.prepare(plan, command);
+            Launch l = delegate.prepare(plan, command, confinement);
             if (l == null) {
                 throw new EnforcerFailure("backend " + name + " (" + origin + "): prepare() returned null", null);
             }

@@ -1,0 +1,169 @@
+package dev.ralon.cli;
+
+import dev.ralon.testsupport.ProcessResult;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Outside the project the session writes only to its writable areas (docs/security.md, "Writes outside the
+ * project"): the user's home and the system are read-only to it, the temporary directories, the agents' state and the
+ * user's additions are not. Under both backends, as root and as uid 65534, with {@code $HOME} outside every temporary
+ * directory (/var/lib), as a real user's is; every file is read from outside after the run.
+ */
+class WritesOutsideE2ETest {
+    @BeforeAll
+    static void executable() {
+        CliE2ETest.executable();
+    }
+
+    static Stream<Arguments> matrix() {
+        List<Arguments> out = new ArrayList<>();
+        for (String backend : List.of("mount", "landlock")) {
+            for (int uid : new int[] {0, 65534}) {
+                out.add(Arguments.of(backend, uid));
+            }
+        }
+        return out.stream();
+    }
+
+    /** One attempt inside the session: its name, then the shell line; "RC name N" lands in the output. */
+    static String attempt(String name, String line) {
+        return "( " + line + " ) 2>/dev/null; echo \"RC " + name + " $?\"\n";
+    }
+
+    static int rc(ProcessResult r, String name) {
+        for (String l : r.out().split("\n")) {
+            if (l.startsWith("RC " + name + " ")) {
+                return Integer.parseInt(l.substring(("RC " + name + " ").length()).trim());
+            }
+        }
+        throw new AssertionError("no result for " + name + ": " + r);
+    }
+
+    @ParameterizedTest(name = "{0} as uid {1}")
+    @MethodSource("matrix")
+    void homeAndSystemAreReadOnlyAndTheAreasAreNot(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path home = u.home;
+            Path project = Files.createDirectory(u.base.resolve("project"));
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Files.writeString(project.resolve("notes.txt"), "notes\n");
+            Files.createDirectory(project.resolve("work")); // under landlock the project root is create-restricted
+            Files.writeString(home.resolve(".bashrc"), "# rc\n");
+            Files.createDirectories(home.resolve(".claude"));
+            Files.writeString(home.resolve(".claude/history.jsonl"), "");
+            Files.writeString(home.resolve(".claude.json"), "{}\n");
+            Files.createDirectories(home.resolve(".config/ralon"));
+            Files.writeString(home.resolve(".config/ralon/writable"), "# mine\n~/extra-file-area\n");
+            Files.createDirectories(home.resolve("extra-file-area"));
+            Files.createDirectories(home.resolve("extra-option"));
+            u.handOver();
+            u.assumeBackend(project, backend);
+            String tag = "e2e-" + ProcessHandle.current().pid() + "-" + uid + "-" + backend;
+            StringBuilder s = new StringBuilder();
+            s.append(attempt("bashrc", "echo PWNED >> \"$HOME/.bashrc\""));
+            s.append(attempt("aliases", "echo PWNED > \"$HOME/.bash_aliases\""));
+            s.append(attempt("autostart", "mkdir -p \"$HOME/.config/autostart\""));
+            s.append(attempt("userfile", "echo / >> \"$HOME/.config/ralon/writable\""));
+            s.append(attempt("rename-home", "mv \"$HOME/.bashrc\" \"$HOME/.bashrc.old\""));
+            s.append(attempt("claude-state", "echo '{}' > \"$HOME/.claude/state-" + tag + ".json\""));
+            s.append(attempt("claude-json", "echo '{\"saved\":1}' > \"$HOME/.claude.json\""));
+            s.append(attempt("tmp", "echo ok > /tmp/" + tag));
+            s.append(attempt("project", "echo more >> notes.txt && echo new > work/new.txt"));
+            s.append(attempt("secret", "echo PWNED > secret.txt"));
+            s.append(attempt("devnull", "echo x > /dev/null"));
+            s.append(attempt("extra-file", "echo ok > \"$HOME/extra-file-area/f\""));
+            s.append(attempt("extra-option", "echo ok > \"$HOME/extra-option/f\""));
+            if (uid == 0) {
+                s.append(attempt("etc", "echo PWNED > /etc/profile.d/" + tag + ".sh"));
+                s.append(attempt("usr", "echo PWNED > /usr/local/bin/" + tag));
+            }
+            ProcessResult r = u.ralon(project, "run", "--backend", backend, "--allow-write", "~/extra-option", "--",
+                    "sh", "-c", s.toString());
+            try {
+                assertEquals(0, r.code(), r.toString());
+                assertEquals("# rc\n", Files.readString(home.resolve(".bashrc")), r.toString());
+                assertFalse(Files.exists(home.resolve(".bash_aliases")), r.toString());
+                assertFalse(Files.exists(home.resolve(".config/autostart")), r.toString());
+                assertEquals("# mine\n~/extra-file-area\n", Files.readString(home.resolve(".config/ralon/writable")));
+                assertFalse(Files.exists(home.resolve(".bashrc.old")), r.toString());
+                assertEquals("s3cret\n", Files.readString(project.resolve("secret.txt")), r.toString());
+                for (String refused : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "secret")) {
+                    assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+                }
+                assertEquals("{}\n", Files.readString(home.resolve(".claude/state-" + tag + ".json")), r.toString());
+                assertEquals("{\"saved\":1}\n", Files.readString(home.resolve(".claude.json")), r.toString());
+                assertEquals("ok\n", Files.readString(Path.of("/tmp/" + tag)), r.toString());
+                assertEquals("notes\nmore\n", Files.readString(project.resolve("notes.txt")), r.toString());
+                assertEquals("new\n", Files.readString(project.resolve("work/new.txt")), r.toString());
+                assertEquals(0, rc(r, "devnull"), r.toString());
+                assertEquals("ok\n", Files.readString(home.resolve("extra-file-area/f")), "~/.config/ralon/writable: " + r);
+                assertEquals("ok\n", Files.readString(home.resolve("extra-option/f")), "--allow-write: " + r);
+                if (uid == 0) {
+                    assertFalse(Files.exists(Path.of("/etc/profile.d/" + tag + ".sh")), r.toString());
+                    assertFalse(Files.exists(Path.of("/usr/local/bin/" + tag)), r.toString());
+                }
+            } finally {
+                Files.deleteIfExists(Path.of("/tmp/" + tag));
+                Files.deleteIfExists(Path.of("/etc/profile.d/" + tag + ".sh"));
+                Files.deleteIfExists(Path.of("/usr/local/bin/" + tag));
+            }
+
+            // the dry run says what is writable, and why
+            ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run");
+            assertTrue(dry.out().contains("writable: ~/.claude/ (Claude Code's state)"), dry.toString());
+            assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
+            assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());
+
+            // --write-anywhere: the same write gets through, and the start line says so
+            ProcessResult anywhere = u.ralon(project, "run", "--backend", backend, "--write-anywhere", "--", "sh", "-c",
+                    "echo alias > \"$HOME/.bash_aliases\"");
+            assertEquals(0, anywhere.code(), anywhere.toString());
+            assertEquals("alias\n", Files.readString(home.resolve(".bash_aliases")), anywhere.toString());
+            assertTrue(anywhere.err().contains("writes outside the project NOT confined (--write-anywhere)"),
+                    anywhere.toString());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} as uid {1}")
+    @MethodSource("matrix")
+    void withTempOnlyThatDirectoryIsWritableForTemporaryFiles(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = Files.createDirectory(u.base.resolve("project"));
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Path temp = Files.createDirectory(u.base.resolve("session-tmp"));
+            u.handOver();
+            u.assumeBackend(project, backend);
+            String tag = "e2e-temp-" + ProcessHandle.current().pid() + "-" + uid + "-" + backend;
+            ProcessResult r = u.ralonWith(project, Map.of(), "run", "--backend", backend, "--temp", temp.toString(),
+                    "--", "sh", "-c", attempt("tmp", "echo x > /tmp/" + tag)
+                            + attempt("temp", "echo ok > \"$TMPDIR/f\" && [ \"$TMPDIR\" = '" + temp + "' ]"));
+            try {
+                assertTrue(rc(r, "tmp") != 0, r.toString());
+                assertFalse(Files.exists(Path.of("/tmp/" + tag)), r.toString());
+                assertEquals(0, rc(r, "temp"), r.toString());
+                assertEquals("ok\n", Files.readString(temp.resolve("f")), r.toString());
+            } finally {
+                Files.deleteIfExists(Path.of("/tmp/" + tag));
+            }
+        }
+    }
+}

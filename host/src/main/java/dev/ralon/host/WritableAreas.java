@@ -1,0 +1,209 @@
+package dev.ralon.host;
+
+import dev.ralon.enforcer.spi.Confinement;
+import dev.ralon.policy.GitLayout;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a session may write outside the protected set's rules, and why: the {@link Confinement} of {@code ralon run}.
+ * Everything else, in {@code $HOME} and the system alike, is read-only to the session under a backend that declares
+ * {@link dev.ralon.enforcer.spi.Guarantee#WRITES_OUTSIDE} (docs/security.md, "Writes outside the project").
+ *
+ * <p>The areas, each only when it exists (nothing is created):
+ * <ul>
+ *   <li><b>the project</b>: the directory of the nearest agent.lock, and the git work tree, git directory and common
+ *       directory it lies in (a commit writes {@code .git});</li>
+ *   <li><b>temporary files</b>: {@code /tmp}, {@code /var/tmp}, {@code /dev/shm} and {@code $TMPDIR}; or, with
+ *       {@code --temp DIR}, that one directory alone;</li>
+ *   <li><b>the agents' own state</b>: {@code ~/.claude} and the file {@code ~/.claude.json} (Claude Code),
+ *       {@code ~/.codex} (Codex), {@code ~/.gemini} (Gemini CLI). The files in them that run code (settings with
+ *       hooks, MCP servers, plugins) are baseline paths, so protected inside the area;</li>
+ *   <li><b>caches whose content is checked before use</b>: npm's content-addressed cache ({@code ~/.npm/_cacache},
+ *       verified against its integrity hash on every read) and its logs. Not Maven's {@code ~/.m2/repository} (a
+ *       jar there is not checked again when a build uses it), nor a tool distribution: such a cache written by the
+ *       session would be code a later build runs unverified;</li>
+ *   <li><b>the user's additions</b>: each line of {@code ~/.config/ralon/writable} (a path, absolute or
+ *       {@code ~/…}; {@code #} starts a comment), itself a baseline path, and each {@code --allow-write PATH}.</li>
+ * </ul>
+ * Paths are taken at their real place (a link is followed); an area beneath another is left out.
+ */
+public final class WritableAreas {
+    /** The per-user file of additions, as shown ({@link #userFile}: under {@code $XDG_CONFIG_HOME} when set). */
+    public static final String USER_FILE = "~/.config/ralon/writable";
+
+    /** The agents' state in {@code $HOME}: relative path, directory or file, whose. */
+    static final List<String[]> AGENT_STATE = List.of(
+            new String[] {".claude", "d", "Claude Code's state"},
+            new String[] {".claude.json", "f", "Claude Code's state (written in place: nothing can be created beside it)"},
+            new String[] {".codex", "d", "Codex's state"},
+            new String[] {".gemini", "d", "Gemini CLI's state"});
+    /** Caches whose content is verified when it is used. */
+    static final List<String[]> CHECKED_CACHES = List.of(
+            new String[] {".npm/_cacache", "npm's cache (content-addressed: checked against its hash on every read)"},
+            new String[] {".npm/_logs", "npm's logs"});
+
+    private WritableAreas() {
+    }
+
+    /** What was asked for and could not be made an area (absent, unreadable), for the report. */
+    public record Left(String path, String why) {
+    }
+
+    /** The confinement and what was left out. */
+    public record Outcome(Confinement confinement, List<Left> left) {
+    }
+
+    /**
+     * The areas for a run whose nearest policy lies in {@code projectRoot}, with the user's environment {@code env},
+     * the temporary directory {@code temp} ({@code --temp}, or null for the usual ones) and {@code allowWrite}
+     * ({@code --allow-write}, relative to {@code cwd}).
+     *
+     * @throws HostException when the per-user file cannot be read or names a relative path: one line, nothing started
+     */
+    public static Outcome of(Path projectRoot, Map<String, String> env, Path temp, List<String> allowWrite, Path cwd) {
+        Map<Path, Confinement.Area> areas = new LinkedHashMap<>();
+        List<Left> left = new ArrayList<>();
+        add(areas, left, projectRoot, "the project");
+        GitLayout git = GitLayout.find(projectRoot);
+        if (git != null) {
+            add(areas, left, git.top(), "the project (the git work tree)");
+            add(areas, left, git.gitDir(), "the project's git directory");
+            add(areas, left, git.common(), "the project's git directory");
+        }
+        if (temp != null) {
+            add(areas, left, cwd.resolve(temp), "temporary files (--temp)");
+        } else {
+            for (String t : List.of("/tmp", "/var/tmp", "/dev/shm")) {
+                add(areas, left, Path.of(t), "temporary files");
+            }
+            String tmpdir = env.get("TMPDIR");
+            if (tmpdir != null && tmpdir.startsWith("/")) {
+                add(areas, left, Path.of(tmpdir), "temporary files ($TMPDIR)");
+            }
+        }
+        Path home = home(env);
+        if (home != null) {
+            for (String[] s : AGENT_STATE) {
+                addQuietly(areas, home.resolve(s[0]), s[2]);
+            }
+            for (String[] s : CHECKED_CACHES) {
+                addQuietly(areas, home.resolve(s[0]), s[1]);
+            }
+            Path file = userFile(env, home);
+            for (String line : userFile(file)) {
+                Path p = line.equals("~") ? home : line.startsWith("~/") ? home.resolve(line.substring(2)) : Path.of(line);
+                add(areas, left, p, "your addition (" + file + ")");
+            }
+        }
+        for (String a : allowWrite) {
+            Path p = a.equals("~") && home != null ? home
+                    : a.startsWith("~/") && home != null ? home.resolve(a.substring(2)) : cwd.resolve(a);
+            add(areas, left, p, "your addition (--allow-write)");
+        }
+        return new Outcome(new Confinement(true, outermost(areas)), List.copyOf(left));
+    }
+
+    /** {@code $XDG_CONFIG_HOME/ralon/writable}, else {@code ~/.config/ralon/writable}. */
+    public static Path userFile(Map<String, String> env, Path home) {
+        String x = env.get("XDG_CONFIG_HOME");
+        Path config = x != null && x.startsWith("/") ? Path.of(x) : home.resolve(".config");
+        return config.resolve("ralon/writable");
+    }
+
+    /** The lines of the per-user file that name a path (blank lines and {@code #} comments left out). */
+    static List<String> userFile(Path file) {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new HostException("cannot read " + file + ": " + e.getMessage());
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            int hash = l.indexOf('#');
+            String t = (hash >= 0 ? l.substring(0, hash) : l).strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (!t.startsWith("/") && !t.equals("~") && !t.startsWith("~/")) {
+                throw new HostException(file + ":" + (i + 1) + ":1: not an absolute path or ~/...: " + t);
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    private static Path home(Map<String, String> env) {
+        String h = env.get("HOME");
+        return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
+    }
+
+    private static void add(Map<Path, Confinement.Area> areas, List<Left> left, Path p, String why) {
+        Path real;
+        try {
+            real = p.toRealPath();
+        } catch (IOException e) {
+            left.add(new Left(p.toString(), Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    ? "cannot be resolved: " + e.getMessage() : "does not exist"));
+            return;
+        }
+        areas.putIfAbsent(real, new Confinement.Area(real, Files.isDirectory(real), why));
+    }
+
+    private static void addQuietly(Map<Path, Confinement.Area> areas, Path p, String why) {
+        if (Files.exists(p)) {
+            add(areas, new ArrayList<>(), p, why);
+        }
+    }
+
+    /** The areas with every one beneath another left out, shallowest first. */
+    static List<Confinement.Area> outermost(Map<Path, Confinement.Area> areas) {
+        List<Confinement.Area> sorted = new ArrayList<>(areas.values());
+        sorted.sort(Comparator.comparingInt((Confinement.Area a) -> a.path().getNameCount())
+                .thenComparing(Confinement.Area::path));
+        List<Confinement.Area> out = new ArrayList<>();
+        for (Confinement.Area a : sorted) {
+            if (out.stream().noneMatch(o -> o.directory() && a.path().startsWith(o.path()))) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** The report lines ({@code --dry-run}, {@code status}): each area with its reason, then what was left out. */
+    public static List<String> lines(Outcome o, Path home) {
+        List<String> out = new ArrayList<>();
+        if (!o.confinement().confined()) {
+            out.add("writable outside the project: everything the user can write (--write-anywhere)");
+            return out;
+        }
+        out.add("writable outside the project: only these areas; everything else is read-only to the session");
+        for (Confinement.Area a : o.confinement().areas()) {
+            out.add("  writable: " + display(a.path(), home) + (a.directory() ? "/" : "") + " (" + a.why() + ")");
+        }
+        for (Left l : o.left()) {
+            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+        }
+        return out;
+    }
+
+    static String display(Path p, Path home) {
+        if (home != null && p.startsWith(home) && !p.equals(home)) {
+            return "~/" + home.relativize(p);
+        }
+        return p.toString();
+    }
+}
