@@ -45,7 +45,10 @@ final class Status {
         WalkReader.install();
         Expansion exp = policies.expand(true);
         List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
-        survey.plan(ProtectedSets.from(exp), baselineItems);
+        // what `ralon run` (no option) would leave writable outside the project (WritableAreas)
+        dev.ralon.host.WritableAreas.Outcome writable = dev.ralon.host.WritableAreas.of(policies.nearest().root(),
+                System.getenv(), null, List.of(), java.nio.file.Path.of("").toAbsolutePath());
+        survey.plan(ProtectedSets.from(exp), baselineItems, writable.confinement());
         Enforcers enforcers = survey.enforcers();
         List<BackendSurvey.Backend> surveyed = survey.backends();
         List<Backends.Probed> probed = surveyed.stream().map(BackendSurvey.Backend::probed).toList();
@@ -111,6 +114,7 @@ final class Status {
             doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
             doc.put("session", dev.ralon.host.SessionReport.of(false).json());
+            doc.put("writable", Run.writableJson(writable));
             Map<String, Object> bl = new LinkedHashMap<>();
             bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
             Map<String, Object> per = new LinkedHashMap<>();
@@ -178,6 +182,11 @@ final class Status {
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
         for (String line : dev.ralon.host.SessionReport.of(false).lines()) {
+            out.println(line);
+        }
+        String h = System.getenv("HOME");
+        for (String line : dev.ralon.host.WritableAreas.lines(writable, h == null || !h.startsWith("/") ? null
+                : java.nio.file.Path.of(h).normalize())) {
             out.println(line);
         }
         printBaseline(out, baselineItems, baselineBy);

@@ -47,6 +47,14 @@ class RealAgentsIT {
 
     Path ralon;
     Path bin;
+    Path created;
+
+    @org.junit.jupiter.api.AfterEach
+    void removeOutside() throws Exception {
+        if (created != null && !created.startsWith(Path.of("/tmp"))) {
+            TestProcess.of("rm", "-rf", "--one-file-system", created.toString()).run();
+        }
+    }
     Path project;
     Path home;
 
@@ -59,7 +67,11 @@ class RealAgentsIT {
         }
         ralon = Path.of(exe).toAbsolutePath();
         bin = Path.of(prefix).toAbsolutePath().resolve("node_modules/.bin");
-        tmp = tmp.toRealPath();
+        // HOME and the project outside every temporary directory, as a real user's are: the session's writes there are
+        // confined to the agents' state (/var/lib, writable by root, where these tests run; else the JUnit directory)
+        Path outside = Path.of(System.getProperty("agents.base", "/var/lib"));
+        tmp = Files.isWritable(outside) ? Files.createTempDirectory(outside, "ralon-agents-") : tmp.toRealPath();
+        created = tmp;
         project = Files.createDirectories(tmp.resolve("project"));
         home = Files.createDirectories(tmp.resolve("home"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret/\n  - .github/workflows/\n");
@@ -177,6 +189,8 @@ class RealAgentsIT {
 
     void configureCodex(String format) throws Exception {
         Path codexHome = Files.createDirectories(home.resolve(".codex"));
+        // its state directory, made by an earlier session: a writable area of the confined session (WritableAreas)
+        Files.createDirectories(codexHome.resolve("sessions"));
         Files.writeString(codexHome.resolve("config.toml"), String.join("\n",
                 "model = \"gpt-5.5\"", "model_provider = \"standin\"", "approval_policy = \"never\"",
                 "sandbox_mode = \"danger-full-access\"", "", "[model_providers.standin]", "name = \"stand-in\"",
@@ -218,6 +232,11 @@ class RealAgentsIT {
             assertUnprotectedEditsLanded(r);
             assertTheModelWasTold(model, "secret/key.txt is protected by", r);
             assertTheModelWasTold(model, ".github/workflows/evil.yml is protected by", r);
+            // its state is kept: the session's transcript lands in ~/.codex/sessions, confined or not
+            try (var found = Files.walk(home.resolve(".codex/sessions"))) {
+                assertTrue(found.anyMatch(p -> p.getFileName().toString().startsWith("rollout-")),
+                        "Codex kept no session transcript in ~/.codex/sessions: " + r);
+            }
         }
     }
 

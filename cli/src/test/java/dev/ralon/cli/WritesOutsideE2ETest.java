@@ -66,7 +66,7 @@ class WritesOutsideE2ETest {
             Files.writeString(project.resolve("notes.txt"), "notes\n");
             Files.createDirectory(project.resolve("work")); // under landlock the project root is create-restricted
             Files.writeString(home.resolve(".bashrc"), "# rc\n");
-            Files.createDirectories(home.resolve(".claude"));
+            Files.createDirectories(home.resolve(".claude/projects"));
             Files.writeString(home.resolve(".claude/history.jsonl"), "");
             Files.writeString(home.resolve(".claude.json"), "{}\n");
             Files.createDirectories(home.resolve(".config/ralon"));
@@ -82,8 +82,12 @@ class WritesOutsideE2ETest {
             s.append(attempt("autostart", "mkdir -p \"$HOME/.config/autostart\""));
             s.append(attempt("userfile", "echo / >> \"$HOME/.config/ralon/writable\""));
             s.append(attempt("rename-home", "mv \"$HOME/.bashrc\" \"$HOME/.bashrc.old\""));
-            s.append(attempt("claude-state", "echo '{}' > \"$HOME/.claude/state-" + tag + ".json\""));
-            s.append(attempt("claude-json", "echo '{\"saved\":1}' > \"$HOME/.claude.json\""));
+            s.append(attempt("claude-state", "echo '{}' > \"$HOME/.claude/projects/" + tag + ".jsonl\""
+                    + " && echo '{}' >> \"$HOME/.claude/history.jsonl\""));
+            // Claude Code's configuration: hooks in an absent settings.json, an MCP server in ~/.claude.json
+            s.append(attempt("claude-settings", "echo '{\"hooks\":{}}' > \"$HOME/.claude/settings.json\""));
+            s.append(attempt("claude-json", "echo '{\"mcpServers\":{}}' > \"$HOME/.claude.json\""));
+            s.append(attempt("claude-new", "mkdir \"$HOME/.claude/commands\""));
             s.append(attempt("tmp", "echo ok > /tmp/" + tag));
             s.append(attempt("project", "echo more >> notes.txt && echo new > work/new.txt"));
             s.append(attempt("secret", "echo PWNED > secret.txt"));
@@ -104,11 +108,15 @@ class WritesOutsideE2ETest {
                 assertEquals("# mine\n~/extra-file-area\n", Files.readString(home.resolve(".config/ralon/writable")));
                 assertFalse(Files.exists(home.resolve(".bashrc.old")), r.toString());
                 assertEquals("s3cret\n", Files.readString(project.resolve("secret.txt")), r.toString());
-                for (String refused : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "secret")) {
+                for (String refused : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "secret",
+                        "claude-settings", "claude-json", "claude-new")) {
                     assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
                 }
-                assertEquals("{}\n", Files.readString(home.resolve(".claude/state-" + tag + ".json")), r.toString());
-                assertEquals("{\"saved\":1}\n", Files.readString(home.resolve(".claude.json")), r.toString());
+                assertEquals("{}\n", Files.readString(home.resolve(".claude/projects/" + tag + ".jsonl")), r.toString());
+                assertEquals("{}\n", Files.readString(home.resolve(".claude/history.jsonl")), r.toString());
+                assertEquals("{}\n", Files.readString(home.resolve(".claude.json")), r.toString());
+                assertFalse(Files.exists(home.resolve(".claude/settings.json")), r.toString());
+                assertFalse(Files.exists(home.resolve(".claude/commands")), r.toString());
                 assertEquals("ok\n", Files.readString(Path.of("/tmp/" + tag)), r.toString());
                 assertEquals("notes\nmore\n", Files.readString(project.resolve("notes.txt")), r.toString());
                 assertEquals("new\n", Files.readString(project.resolve("work/new.txt")), r.toString());
@@ -127,7 +135,9 @@ class WritesOutsideE2ETest {
 
             // the dry run says what is writable, and why
             ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run");
-            assertTrue(dry.out().contains("writable: ~/.claude/ (Claude Code's state)"), dry.toString());
+            assertTrue(dry.out().contains("writable: ~/.claude/projects/ (Claude Code's state)"), dry.toString());
+            assertTrue(dry.out().contains("writable: ~/.claude/history.jsonl (Claude Code's state)"), dry.toString());
+            assertFalse(dry.out().contains("writable: ~/.claude.json"), dry.toString());
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
             assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());
 

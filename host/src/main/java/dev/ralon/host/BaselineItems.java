@@ -79,11 +79,7 @@ final class BaselineItems {
             // the agents' state directories are writable areas of a confined session (WritableAreas); what in them
             // runs code or instructs a later session is not state
             String agent = "an agent's configuration: hooks, MCP servers, commands or instructions a later session runs";
-            for (String f : List.of(".claude/settings.json", ".claude/settings.local.json", ".claude/CLAUDE.md",
-                    ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks", ".claude/plugins",
-                    ".claude/output-styles", ".codex/config.toml", ".codex/AGENTS.md", ".codex/prompts",
-                    ".codex/rules", ".gemini/settings.json", ".gemini/GEMINI.md", ".gemini/commands",
-                    ".gemini/extensions")) {
+            for (String f : WritableAreas.AGENT_CONFIG) {
                 out.add(item(home, projectRoot, home.resolve(f), agent));
             }
             out.add(item(home, projectRoot, config.resolve("ralon"), "Ralon's per-user settings: where a session may"

@@ -70,7 +70,8 @@ public final class StartReport {
             return null;
         }
         return "ralon: in this run \"Read-only file system\" (EROFS) and \"Device or resource busy\" (EBUSY, on"
-                + " rename or delete) mean the path is protected by agent.lock: retrying will not help";
+                + " rename or delete) mean the path is protected by agent.lock, or lies outside the places the session"
+                + " may write (`ralon run --dry-run` lists them): retrying will not help";
     }
 
     /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}). */

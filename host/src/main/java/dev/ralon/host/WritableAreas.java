@@ -24,9 +24,11 @@ import java.util.Map;
  *       directory it lies in (a commit writes {@code .git});</li>
  *   <li><b>temporary files</b>: {@code /tmp}, {@code /var/tmp}, {@code /dev/shm} and {@code $TMPDIR}; or, with
  *       {@code --temp DIR}, that one directory alone;</li>
- *   <li><b>the agents' own state</b>: {@code ~/.claude} and the file {@code ~/.claude.json} (Claude Code),
- *       {@code ~/.codex} (Codex), {@code ~/.gemini} (Gemini CLI). The files in them that run code (settings with
- *       hooks, MCP servers, plugins) are baseline paths, so protected inside the area;</li>
+ *   <li><b>the agents' own state</b>: each existing entry of {@code ~/.claude} (Claude Code), {@code ~/.codex}
+ *       (Codex) and {@code ~/.gemini} (Gemini CLI) but their configuration ({@link #AGENT_CONFIG}: settings with
+ *       hooks, MCP servers, plugins, commands, instructions). Not the directories themselves (nothing new appears in
+ *       them), nor {@code ~/.claude.json}, which holds Claude Code's user-scoped MCP servers: a server added there
+ *       runs in the next {@code claude} started outside;</li>
  *   <li><b>caches whose content is checked before use</b>: npm's content-addressed cache ({@code ~/.npm/_cacache},
  *       verified against its integrity hash on every read) and its logs. Not Maven's {@code ~/.m2/repository} (a
  *       jar there is not checked again when a build uses it), nor a tool distribution: such a cache written by the
@@ -40,12 +42,20 @@ public final class WritableAreas {
     /** The per-user file of additions, as shown ({@link #userFile}: under {@code $XDG_CONFIG_HOME} when set). */
     public static final String USER_FILE = "~/.config/ralon/writable";
 
-    /** The agents' state in {@code $HOME}: relative path, directory or file, whose. */
+    /** The agents' state directories in {@code $HOME}, and whose. */
     static final List<String[]> AGENT_STATE = List.of(
-            new String[] {".claude", "d", "Claude Code's state"},
-            new String[] {".claude.json", "f", "Claude Code's state (written in place: nothing can be created beside it)"},
-            new String[] {".codex", "d", "Codex's state"},
-            new String[] {".gemini", "d", "Gemini CLI's state"});
+            new String[] {".claude", "Claude Code's state"},
+            new String[] {".codex", "Codex's state"},
+            new String[] {".gemini", "Gemini CLI's state"});
+    /**
+     * What in the agents' state directories is configuration, not state: it runs code (hooks, MCP servers, plugins,
+     * commands, skills) or instructs a later session. Never an area; baseline paths too ({@link BaselineItems}).
+     */
+    public static final List<String> AGENT_CONFIG = List.of(".claude/settings.json", ".claude/settings.local.json",
+            ".claude/CLAUDE.md", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks",
+            ".claude/plugins", ".claude/output-styles", ".claude/local", ".codex/config.toml", ".codex/AGENTS.md",
+            ".codex/prompts", ".codex/rules", ".gemini/settings.json", ".gemini/GEMINI.md", ".gemini/commands",
+            ".gemini/extensions");
     /** Caches whose content is verified when it is used. */
     static final List<String[]> CHECKED_CACHES = List.of(
             new String[] {".npm/_cacache", "npm's cache (content-addressed: checked against its hash on every read)"},
@@ -93,7 +103,7 @@ public final class WritableAreas {
         Path home = home(env);
         if (home != null) {
             for (String[] s : AGENT_STATE) {
-                addQuietly(areas, home.resolve(s[0]), s[2]);
+                agentState(areas, home, s[0], s[1]);
             }
             for (String[] s : CHECKED_CACHES) {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
@@ -161,6 +171,30 @@ public final class WritableAreas {
             return;
         }
         areas.putIfAbsent(real, new Confinement.Area(real, Files.isDirectory(real), why));
+    }
+
+    /**
+     * An agent's state directory, entry by entry: each entry that exists and is not {@link #AGENT_CONFIG} is an area
+     * (a file written in place, a directory with everything beneath it); the directory itself is not, so nothing new
+     * can appear in it, an absent settings or hooks file included, under either backend (mount cannot keep an absent
+     * name from being created in a writable directory). Links among the entries are left out.
+     */
+    private static void agentState(Map<Path, Confinement.Area> areas, Path home, String dir, String why) {
+        Path d = home.resolve(dir);
+        if (!Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (var entries = Files.list(d)) {
+            for (Path e : (Iterable<Path>) entries.sorted()::iterator) {
+                if (AGENT_CONFIG.contains(dir + "/" + e.getFileName())
+                        || Files.isSymbolicLink(e)) {
+                    continue;
+                }
+                addQuietly(areas, e, why);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // unlistable: nothing of it is writable, the safe side
+        }
     }
 
     private static void addQuietly(Map<Path, Confinement.Area> areas, Path p, String why) {
