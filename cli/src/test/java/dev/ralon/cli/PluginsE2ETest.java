@@ -136,8 +136,8 @@ class PluginsE2ETest {
         plugin("counted.jar", PluginEnforcers.CountsProbes.class);
         Path log = dir.resolve("probes.log");
         Map<String, String> env = Map.of("RALON_CDS", "0", "RALON_TEST_PROBE_LOG", log.toString());
-        for (List<String> args : List.of(List.of("run", "--", "true"),
-                List.of("run", "--backend", "test-counted", "--", "true"))) {
+        for (List<String> args : List.of(List.of("run", "--write-anywhere", "--", "true"),
+                List.of("run", "--write-anywhere", "--backend", "test-counted", "--", "true"))) {
             ProcessResult r = ralon(env, args.toArray(String[]::new));
             assertEquals(0, r.code(), r.err());
             assertTrue(r.err().contains("via the test-counted backend"), r.err());
@@ -191,12 +191,12 @@ class PluginsE2ETest {
         assertEquals(0, noop.code(), noop.err());
         assertEquals("ran\n", noop.out());
 
-        ProcessResult plan = ralon("run", "--backend", "test-bad-plan", "--", "touch", "started");
+        ProcessResult plan = ralon("run", "--write-anywhere", "--backend", "test-bad-plan", "--", "touch", "started");
         assertEquals(2, plan.code(), plan.err());
         assertNoStackTrace(plan);
         assertTrue(lastLine(plan.err()).matches("ralon: backend test-bad-plan \\(.*throws-plan\\.jar\\): plan\\(\\) failed:"
                 + " NullPointerException: plan of a broken plugin \\(nothing was started\\)"), plan.err());
-        ProcessResult prepare = ralon("run", "--backend", "test-bad-prepare", "--", "touch", "started");
+        ProcessResult prepare = ralon("run", "--write-anywhere", "--backend", "test-bad-prepare", "--", "touch", "started");
         assertEquals(2, prepare.code(), prepare.err());
         assertNoStackTrace(prepare);
         assertTrue(lastLine(prepare.err()).matches("ralon: backend test-bad-prepare \\(.*throws-prepare\\.jar\\): "
@@ -261,7 +261,7 @@ class PluginsE2ETest {
         assertTrue(r.out().contains("warning: plugin directory " + plugins
                 + " is writable by its group (mode 775); no plugin is loaded"), r.out());
         assertFalse(r.out().contains("test-plugin"), r.out());
-        ProcessResult run = ralon("run", "--backend", "test-plugin", "--", "true");
+        ProcessResult run = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--", "true");
         assertEquals(2, run.code());
         assertTrue(run.err().startsWith("ralon: warning: plugin directory " + plugins + " is writable by its group"),
                 run.err());
@@ -319,7 +319,7 @@ class PluginsE2ETest {
         assertTrue(r.out().contains("warning: plugin " + users + " belongs to uid 65534 in a directory of root's (a"
                 + " shared install's plugins must all be root's); not loaded"), r.out());
         List<String> runIt = new ArrayList<>(asNobody);
-        runIt.addAll(List.of("run", "--backend", "test-plugin", "--", "sh", "-c", "id -u"));
+        runIt.addAll(List.of("run", "--write-anywhere", "--backend", "test-plugin", "--", "sh", "-c", "id -u"));
         ProcessResult ran = run(runIt, Map.of());
         assertEquals(0, ran.code(), ran.err());
         assertEquals("65534\n", ran.out());
@@ -331,7 +331,7 @@ class PluginsE2ETest {
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - .env.production\n");
         String line = "ralon: not protected against creation: .env.production (does not exist, and backend %s cannot"
                 + " stop it being created; create it before the run, or use a backend that declares create-missing)";
-        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
         assertEquals(0, r.code(), r.err());
         assertEquals("ran\n", r.out());
         assertTrue(r.err().lines().anyMatch(l -> l.equals(String.format(line, "test-plugin"))), r.err());
@@ -346,10 +346,25 @@ class PluginsE2ETest {
             assertTrue(Files.isRegularFile(project.resolve("target/x")), "ordinary work goes on: " + mount.err());
             assertEquals("s\n", Files.readString(project.resolve("secret.txt")), "the existing protected file held");
         }
-        ProcessResult dry = ralon("run", "--backend", "test-plugin", "--dry-run", "--json");
+        ProcessResult dry = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--dry-run", "--json");
         assertEquals(0, dry.code(), dry.err());
         assertEquals(List.of(project.toRealPath().resolve(".env.production").toString()),
                 new org.json.JSONObject(dry.out()).getJSONArray("notProtectedAgainstCreation").toList(), dry.out());
+    }
+
+    /** A backend that does not declare writes-outside is refused unless --write-anywhere: nothing degrades silently. */
+    @Test
+    void aBackendThatDoesNotConfineWritesIsRefusedUnlessWriteAnywhere() throws Exception {
+        plugin("good.jar", PluginEnforcers.Good.class);
+        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(lastLine(r.err()).startsWith("ralon: backend test-plugin cannot enforce this policy: backend"
+                + " test-plugin does not declare writes-outside: it cannot keep the session from writing outside the"
+                + " project (--write-anywhere runs without that confinement)"), r.err());
+        assertFalse(Files.exists(project.resolve("started")), "nothing may start when the host refuses");
+        ProcessResult anywhere = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
+        assertEquals(0, anywhere.code(), anywhere.err());
+        assertTrue(anywhere.err().contains("writes outside the project NOT confined (--write-anywhere)"), anywhere.err());
     }
 
     @Test
@@ -357,13 +372,13 @@ class PluginsE2ETest {
         plugin("good.jar", PluginEnforcers.Good.class); // default coveredKinds: files and directories
         Files.createSymbolicLink(project.resolve("link"), Path.of("secret.txt"));
         Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n  - link\n");
-        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--", "touch", "started");
         assertEquals(2, r.code(), r.err());
         assertTrue(lastLine(r.err()).startsWith("ralon: backend test-plugin cannot enforce this policy: "
                 + project.toRealPath().resolve("link") + " is a symbolic link, and backend test-plugin does not declare"
                 + " that it protects symbolic links"), r.err());
         assertFalse(Files.exists(project.resolve("started")), "nothing may start when the host refuses");
-        ProcessResult degraded = ralon("run", "--backend", "test-plugin", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        ProcessResult degraded = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--allow-degraded", "--", "sh", "-c", "echo ran");
         assertEquals(0, degraded.code(), degraded.err());
         assertTrue(degraded.err().contains("ralon: DEGRADED: " + project.toRealPath().resolve("link")
                 + " is a symbolic link"), degraded.err());

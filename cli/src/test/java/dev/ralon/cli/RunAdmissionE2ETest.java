@@ -62,7 +62,7 @@ class RunAdmissionE2ETest {
 
     @Test
     void unavailablePinnedBackendIsRefusedWithReasonAndFix() throws Exception {
-        ProcessResult r = ralon("run", "--backend", "test-unavailable", "--", "touch", "started");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-unavailable", "--", "touch", "started");
         assertEquals(2, r.code());
         assertEquals("ralon: backend test-unavailable cannot enforce on this host: the frobnicator is off "
                 + "(fix: sysctl test.frobnicate=1)", r.err().strip().lines().reduce((a, b) -> b).orElse(""));
@@ -78,7 +78,7 @@ class RunAdmissionE2ETest {
 
     @Test
     void unenforceablePlanStartsNothingAndExits2() throws Exception {
-        ProcessResult r = ralon("run", "--backend", "test-refuser", "--", "touch", "started");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-refuser", "--", "touch", "started");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("ralon: backend test-refuser cannot enforce this policy: test-refuser cannot protect 2 paths"),
                 r.err());
@@ -87,18 +87,18 @@ class RunAdmissionE2ETest {
 
     @Test
     void dryRunOfAnUnenforceablePlanExits1() throws Exception {
-        ProcessResult r = ralon("run", "--backend", "test-refuser", "--dry-run", "--", "true");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-refuser", "--dry-run", "--", "true");
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("cannot enforce: test-refuser cannot protect 2 paths"), r.out());
         assertTrue(r.out().contains("verdict: NOT enforceable"), r.out());
-        ProcessResult j = ralon("run", "--backend", "test-refuser", "--dry-run", "--json", "--", "true");
+        ProcessResult j = ralon("run", "--write-anywhere", "--backend", "test-refuser", "--dry-run", "--json", "--", "true");
         assertEquals(1, j.code(), j.err());
         assertTrue(j.out().contains("\"enforceable\": false"), j.out());
     }
 
     @Test
     void allowDegradedRunsAndSaysWhatIsMissingFirst() throws Exception {
-        ProcessResult r = ralon("run", "--backend", "test-refuser", "--allow-degraded", "--", "sh", "-c", "echo ran");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-refuser", "--allow-degraded", "--", "sh", "-c", "echo ran");
         assertEquals(0, r.code(), r.err());
         assertEquals("ran\n", r.out());
         assertTrue(r.err().contains("ralon: DEGRADED: test-refuser cannot protect 2 paths"), r.err());
@@ -107,7 +107,7 @@ class RunAdmissionE2ETest {
 
     @Test
     void failingPrepareStartsNothing() throws Exception {
-        ProcessResult r = ralon("run", "--backend", "test-failing", "--", "touch", "started");
+        ProcessResult r = ralon("run", "--write-anywhere", "--backend", "test-failing", "--", "touch", "started");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("ralon: backend test-failing: mount(2) of /x failed: EPERM (nothing was started)"), r.err());
         assertFalse(Files.exists(project.resolve("started")));

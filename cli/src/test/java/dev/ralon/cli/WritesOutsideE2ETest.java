@@ -68,6 +68,7 @@ class WritesOutsideE2ETest {
             Files.writeString(home.resolve(".bashrc"), "# rc\n");
             Files.createDirectories(home.resolve(".claude/projects"));
             Files.writeString(home.resolve(".claude/history.jsonl"), "");
+            Files.writeString(home.resolve(".claude/settings.json"), "{}\n");
             Files.writeString(home.resolve(".claude.json"), "{}\n");
             Files.createDirectories(home.resolve(".config/ralon"));
             Files.writeString(home.resolve(".config/ralon/writable"), "# mine\n~/extra-file-area\n");
@@ -83,11 +84,11 @@ class WritesOutsideE2ETest {
             s.append(attempt("userfile", "echo / >> \"$HOME/.config/ralon/writable\""));
             s.append(attempt("rename-home", "mv \"$HOME/.bashrc\" \"$HOME/.bashrc.old\""));
             s.append(attempt("claude-state", "echo '{}' > \"$HOME/.claude/projects/" + tag + ".jsonl\""
-                    + " && echo '{}' >> \"$HOME/.claude/history.jsonl\""));
-            // Claude Code's configuration: hooks in an absent settings.json, an MCP server in ~/.claude.json
+                    + " && echo '{}' >> \"$HOME/.claude/history.jsonl\" && echo '{}' > \"$HOME/.claude/new-" + tag
+                    + ".json\""));
+            // Claude Code's configuration: hooks in its settings.json, an MCP server in ~/.claude.json
             s.append(attempt("claude-settings", "echo '{\"hooks\":{}}' > \"$HOME/.claude/settings.json\""));
             s.append(attempt("claude-json", "echo '{\"mcpServers\":{}}' > \"$HOME/.claude.json\""));
-            s.append(attempt("claude-new", "mkdir \"$HOME/.claude/commands\""));
             s.append(attempt("tmp", "echo ok > /tmp/" + tag));
             s.append(attempt("project", "echo more >> notes.txt && echo new > work/new.txt"));
             s.append(attempt("secret", "echo PWNED > secret.txt"));
@@ -109,14 +110,19 @@ class WritesOutsideE2ETest {
                 assertFalse(Files.exists(home.resolve(".bashrc.old")), r.toString());
                 assertEquals("s3cret\n", Files.readString(project.resolve("secret.txt")), r.toString());
                 for (String refused : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "secret",
-                        "claude-settings", "claude-json", "claude-new")) {
+                        "claude-json")) {
                     assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
                 }
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/projects/" + tag + ".jsonl")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/history.jsonl")), r.toString());
+                assertEquals("{}\n", Files.readString(home.resolve(".claude/new-" + tag + ".json")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude.json")), r.toString());
-                assertFalse(Files.exists(home.resolve(".claude/settings.json")), r.toString());
-                assertFalse(Files.exists(home.resolve(".claude/commands")), r.toString());
+                if (backend.equals("mount")) { // a baseline path inside the area; Landlock drops it (docs/security.md)
+                    assertEquals("{}\n", Files.readString(home.resolve(".claude/settings.json")), r.toString());
+                    assertTrue(rc(r, "claude-settings") != 0, r.toString());
+                } else {
+                    assertTrue(r.err().contains("~/.claude/settings.json"), "landlock says it leaves it: " + r);
+                }
                 assertEquals("ok\n", Files.readString(Path.of("/tmp/" + tag)), r.toString());
                 assertEquals("notes\nmore\n", Files.readString(project.resolve("notes.txt")), r.toString());
                 assertEquals("new\n", Files.readString(project.resolve("work/new.txt")), r.toString());
@@ -135,8 +141,7 @@ class WritesOutsideE2ETest {
 
             // the dry run says what is writable, and why
             ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run");
-            assertTrue(dry.out().contains("writable: ~/.claude/projects/ (Claude Code's state)"), dry.toString());
-            assertTrue(dry.out().contains("writable: ~/.claude/history.jsonl (Claude Code's state)"), dry.toString());
+            assertTrue(dry.out().contains("writable: ~/.claude/ (Claude Code's state)"), dry.toString());
             assertFalse(dry.out().contains("writable: ~/.claude.json"), dry.toString());
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
             assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());

@@ -24,11 +24,10 @@ import java.util.Map;
  *       directory it lies in (a commit writes {@code .git});</li>
  *   <li><b>temporary files</b>: {@code /tmp}, {@code /var/tmp}, {@code /dev/shm} and {@code $TMPDIR}; or, with
  *       {@code --temp DIR}, that one directory alone;</li>
- *   <li><b>the agents' own state</b>: each existing entry of {@code ~/.claude} (Claude Code), {@code ~/.codex}
- *       (Codex) and {@code ~/.gemini} (Gemini CLI) but their configuration ({@link #AGENT_CONFIG}: settings with
- *       hooks, MCP servers, plugins, commands, instructions). Not the directories themselves (nothing new appears in
- *       them), nor {@code ~/.claude.json}, which holds Claude Code's user-scoped MCP servers: a server added there
- *       runs in the next {@code claude} started outside;</li>
+ *   <li><b>the agents' own state</b>: {@code ~/.claude} (Claude Code), {@code ~/.codex} (Codex) and
+ *       {@code ~/.gemini} (Gemini CLI); their configuration inside ({@link #AGENT_CONFIG}: settings with hooks, MCP
+ *       servers, plugins, commands, instructions) is in the baseline. Not {@code ~/.claude.json}, which holds Claude
+ *       Code's user-scoped MCP servers: a server added there runs in the next {@code claude} started outside;</li>
  *   <li><b>caches whose content is checked before use</b>: npm's content-addressed cache ({@code ~/.npm/_cacache},
  *       verified against its integrity hash on every read) and its logs. Not Maven's {@code ~/.m2/repository} (a
  *       jar there is not checked again when a build uses it), nor a tool distribution: such a cache written by the
@@ -54,7 +53,7 @@ public final class WritableAreas {
     public static final List<String> AGENT_CONFIG = List.of(".claude/settings.json", ".claude/settings.local.json",
             ".claude/CLAUDE.md", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks",
             ".claude/plugins", ".claude/output-styles", ".claude/local", ".codex/config.toml", ".codex/AGENTS.md",
-            ".codex/prompts", ".codex/rules", ".gemini/settings.json", ".gemini/GEMINI.md", ".gemini/commands",
+            ".codex/prompts", ".codex/rules", ".codex/hooks.json", ".gemini/settings.json", ".gemini/GEMINI.md", ".gemini/commands",
             ".gemini/extensions");
     /** Caches whose content is verified when it is used. */
     static final List<String[]> CHECKED_CACHES = List.of(
@@ -174,26 +173,17 @@ public final class WritableAreas {
     }
 
     /**
-     * An agent's state directory, entry by entry: each entry that exists and is not {@link #AGENT_CONFIG} is an area
-     * (a file written in place, a directory with everything beneath it); the directory itself is not, so nothing new
-     * can appear in it, an absent settings or hooks file included, under either backend (mount cannot keep an absent
-     * name from being created in a writable directory). Links among the entries are left out.
+     * An agent's state directory, when it exists, as one area: the agents save their state through temporary files
+     * renamed into it (Gemini CLI's {@code projects.json}, Codex's files; measured: with only its existing entries
+     * writable, both stopped with EROFS/EACCES). Its configuration ({@link #AGENT_CONFIG}) is in the baseline, so an
+     * existing one is protected inside the area where the backend can (mount; Landlock drops it, since protecting
+     * it would make the directory create-restricted); an absent one can be created under either (said by the
+     * baseline's line).
      */
     private static void agentState(Map<Path, Confinement.Area> areas, Path home, String dir, String why) {
         Path d = home.resolve(dir);
-        if (!Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (var entries = Files.list(d)) {
-            for (Path e : (Iterable<Path>) entries.sorted()::iterator) {
-                if (AGENT_CONFIG.contains(dir + "/" + e.getFileName())
-                        || Files.isSymbolicLink(e)) {
-                    continue;
-                }
-                addQuietly(areas, e, why);
-            }
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // unlistable: nothing of it is writable, the safe side
+        if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            addQuietly(areas, d, why);
         }
     }
 
