@@ -355,14 +355,14 @@ class PluginsE2ETest {
     /** A backend that does not declare writes-outside is refused unless --write-anywhere: nothing degrades silently. */
     @Test
     void aBackendThatDoesNotConfineWritesIsRefusedUnlessWriteAnywhere() throws Exception {
-        plugin("good.jar", PluginEnforcers.Good.class);
-        ProcessResult r = ralon("run", "--backend", "test-plugin", "--", "touch", "started");
+        plugin("unconfined.jar", PluginEnforcers.DoesNotConfine.class);
+        ProcessResult r = ralon("run", "--backend", "test-unconfined", "--", "touch", "started");
         assertEquals(2, r.code(), r.err());
-        assertTrue(lastLine(r.err()).startsWith("ralon: backend test-plugin cannot enforce this policy: backend"
-                + " test-plugin does not declare writes-outside: it cannot keep the session from writing outside the"
+        assertTrue(lastLine(r.err()).startsWith("ralon: backend test-unconfined cannot enforce this policy: backend"
+                + " test-unconfined does not declare writes-outside: it cannot keep the session from writing outside the"
                 + " project (--write-anywhere runs without that confinement)"), r.err());
         assertFalse(Files.exists(project.resolve("started")), "nothing may start when the host refuses");
-        ProcessResult anywhere = ralon("run", "--write-anywhere", "--backend", "test-plugin", "--", "sh", "-c", "echo ran");
+        ProcessResult anywhere = ralon("run", "--write-anywhere", "--backend", "test-unconfined", "--", "sh", "-c", "echo ran");
         assertEquals(0, anywhere.code(), anywhere.err());
         assertTrue(anywhere.err().contains("writes outside the project NOT confined (--write-anywhere)"), anywhere.err());
     }

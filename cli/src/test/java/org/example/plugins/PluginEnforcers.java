@@ -59,6 +59,19 @@ public final class PluginEnforcers {
         }
     }
 
+    /** Declares no writes-outside: {@code ralon run} refuses it unless {@code --write-anywhere}. */
+    public static final class DoesNotConfine extends Base {
+        @Override
+        public String name() {
+            return "test-unconfined";
+        }
+
+        @Override
+        public Set<Guarantee> guarantees() {
+            return EnumSet.complementOf(EnumSet.of(Guarantee.CREATE_MISSING, Guarantee.WRITES_OUTSIDE));
+        }
+    }
+
     /** Throws from name(): excluded at discovery. */
     public static final class ThrowsFromName extends Base {
         @Override
