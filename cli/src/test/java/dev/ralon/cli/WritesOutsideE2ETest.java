@@ -156,6 +156,38 @@ class WritesOutsideE2ETest {
         }
     }
 
+    /** Ordinary work goes on inside: a commit in the project, a push to a bare repository in /tmp. */
+    @ParameterizedTest(name = "{0} as uid {1}")
+    @MethodSource("matrix")
+    void gitCommitAndPushToALocalBareRepositoryWork(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = Files.createDirectory(u.base.resolve("project"));
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Files.createDirectory(project.resolve("src"));
+            Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-bare-");
+            try {
+                u.handOver();
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-R", uid + ":" + uid, bare.toString());
+                ProcessResult setUp = u.sh(project, "git init -q -b main . && git init -q --bare '" + bare + "' &&"
+                        + " git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t"
+                        + " commit -qm one && git remote add origin '" + bare + "'");
+                assertEquals(0, setUp.code(), setUp.toString());
+                u.assumeBackend(project, backend);
+                ProcessResult r = u.ralon(project, "run", "--backend", backend, "--", "sh", "-c",
+                        "echo work > src/a.txt && git add src/a.txt && git -c user.name=t -c user.email=t@t commit -qm"
+                                + " two && git push -q origin main && echo PUSHED");
+                assertEquals(0, r.code(), r.toString());
+                assertTrue(r.out().contains("PUSHED"), r.toString());
+                ProcessResult log = u.sh(project, "git --git-dir='" + bare + "' log --format=%s main");
+                assertEquals("two\none\n", log.out(), log.toString());
+            } finally {
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "rm", "-rf", bare.toString());
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} as uid {1}")
     @MethodSource("matrix")
     void withTempOnlyThatDirectoryIsWritableForTemporaryFiles(String backend, int uid) throws Exception {
