@@ -9,7 +9,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -31,13 +30,15 @@ class WritesOutsideE2ETest {
     }
 
     static Stream<Arguments> matrix() {
-        List<Arguments> out = new ArrayList<>();
-        for (String backend : List.of("mount", "landlock")) {
-            for (int uid : new int[] {0, 65534}) {
-                out.add(Arguments.of(backend, uid));
-            }
-        }
-        return out.stream();
+        return SessionHelpersE2ETest.matrix();
+    }
+
+    /** {@code u}'s project: agent.lock protecting secret.txt. */
+    static Path project(AsUser u) throws java.io.IOException {
+        Path project = Files.createDirectory(u.base.resolve("project"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+        Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+        return project;
     }
 
     /** One attempt inside the session: its name, then the shell line; "RC name N" lands in the output. */
@@ -60,9 +61,7 @@ class WritesOutsideE2ETest {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
             Path home = u.home;
-            Path project = Files.createDirectory(u.base.resolve("project"));
-            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
-            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Path project = project(u);
             Files.writeString(project.resolve("notes.txt"), "notes\n");
             Files.createDirectory(project.resolve("work")); // under landlock the project root is create-restricted
             Files.writeString(home.resolve(".bashrc"), "# rc\n");
@@ -162,9 +161,7 @@ class WritesOutsideE2ETest {
     void gitCommitAndPushToALocalBareRepositoryWork(String backend, int uid) throws Exception {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
-            Path project = Files.createDirectory(u.base.resolve("project"));
-            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
-            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Path project = project(u);
             Files.createDirectory(project.resolve("src"));
             Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-bare-");
             try {
@@ -193,9 +190,7 @@ class WritesOutsideE2ETest {
     void withTempOnlyThatDirectoryIsWritableForTemporaryFiles(String backend, int uid) throws Exception {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
-            Path project = Files.createDirectory(u.base.resolve("project"));
-            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
-            Files.writeString(project.resolve("secret.txt"), "s3cret\n");
+            Path project = project(u);
             Path temp = Files.createDirectory(u.base.resolve("session-tmp"));
             u.handOver();
             u.assumeBackend(project, backend);
