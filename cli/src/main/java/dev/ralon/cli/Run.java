@@ -83,6 +83,10 @@ final class Run {
             throw CliException.error("--write-anywhere leaves every writable place writable: --temp and --allow-write"
                     + " go without it");
         }
+        if (request.writes().temp() != null && !Files.isDirectory(request.writes().temp())) {
+            throw CliException.error("--temp " + request.writes().temp() + ": not a directory (it must exist; nothing"
+                    + " was started)");
+        }
         // where the session may write outside the project (WritableAreas); everything else read-only to it
         WritableAreas.Outcome writable = request.writes().anywhere()
                 ? new WritableAreas.Outcome(Confinement.NONE, List.of())
@@ -185,6 +189,9 @@ final class Run {
 
         if (leftOut != null) {
             err.println("ralon: note: " + leftOut);
+        }
+        for (WritableAreas.Left l : writable.left()) { // asked for, and not writable: said, never silent
+            err.println("ralon: warning: " + l.path() + " is not writable in this session (" + l.why() + ")");
         }
         for (Warning w : expansion.warnings()) { // the set's warnings, as data
             if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {

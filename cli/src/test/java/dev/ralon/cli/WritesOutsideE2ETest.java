@@ -145,6 +145,17 @@ class WritesOutsideE2ETest {
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
             assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());
 
+            // what was asked for and cannot be an area is said; a --temp that is not a directory is refused
+            ProcessResult missing = u.ralon(project, "run", "--backend", backend, "--allow-write", "~/no-such-dir", "--",
+                    "true");
+            assertEquals(0, missing.code(), missing.toString());
+            assertTrue(missing.err().contains("ralon: warning: " + home.resolve("no-such-dir")
+                    + " is not writable in this session (does not exist)"), missing.toString());
+            ProcessResult noTemp = u.ralon(project, "run", "--backend", backend, "--temp", "no-such-dir", "--", "true");
+            assertEquals(2, noTemp.code(), noTemp.toString());
+            assertEquals("ralon: --temp no-such-dir: not a directory (it must exist; nothing was started)\n",
+                    noTemp.err(), noTemp.toString());
+
             // --write-anywhere: the same write gets through, and the start line says so
             ProcessResult anywhere = u.ralon(project, "run", "--backend", backend, "--write-anywhere", "--", "sh", "-c",
                     "echo alias > \"$HOME/.bash_aliases\"");
