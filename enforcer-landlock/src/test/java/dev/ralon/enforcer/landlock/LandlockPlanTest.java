@@ -46,8 +46,8 @@ class LandlockPlanTest {
         assertEquals("landlock", e.name());
         assertEquals(200, e.rank());
         assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
-            Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING),
-            EnumSet.copyOf(e.guarantees()));
+            Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING,
+            Guarantee.WRITES_OUTSIDE), EnumSet.copyOf(e.guarantees()));
         assertFalse(e.guarantees().contains(Guarantee.METADATA), "Landlock cannot restrict metadata");
         assertTrue(e.description().contains("chmod"), "the description must say metadata is not covered");
         Enforcers found = Enforcers.discover(LandlockPlanTest.class.getClassLoader());

@@ -40,7 +40,7 @@ class MountEnforcerTest {
         assertEquals(300, e.rank());
         assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
                 Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.METADATA,
-                Guarantee.LEFTOVERS), e.guarantees());
+                Guarantee.LEFTOVERS, Guarantee.WRITES_OUTSIDE), e.guarantees());
         assertFalse(e.guarantees().contains(Guarantee.CREATE_MISSING), "creation of missing paths is not enforced");
     }
 
