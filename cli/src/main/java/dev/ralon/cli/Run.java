@@ -212,6 +212,12 @@ final class Run {
         for (String w : gitNotes) {
             err.println("ralon: warning: " + w);
         }
+        if (confinement.confined() && confines && !enforcer.guarantees().contains(Guarantee.METADATA)) {
+            // writes-outside is about content and names; a backend without metadata (Landlock: no right for chmod,
+            // chown, utimensat, setxattr or FS_IOC_SETFLAGS) leaves those changeable outside the areas too
+            err.println("ralon: note: backend " + enforcer.name() + " does not stop metadata changes (chmod, chown,"
+                    + " times, xattrs, file flags) outside the writable areas either, as for protected paths");
+        }
         if ("landlock".equals(enforcer.name())) {
             String home = System.getenv("HOME");
             for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),

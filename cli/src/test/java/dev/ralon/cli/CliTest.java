@@ -476,7 +476,7 @@ class CliTest {
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
                 "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory",
-                "session"),
+                "session", "writable"),
                 doc.keySet());
         assertEquals(1, doc.getInt("version"));
         assertEquals(5, doc.getInt("protectedPaths"));

@@ -166,6 +166,52 @@ class WritesOutsideE2ETest {
         }
     }
 
+    /**
+     * What a session (or another user) can leave in a writable place does not redirect the next session's areas: a
+     * {@code .git} link or {@code gitdir:} file in the project, a {@code $TMPDIR} or a per-user line reached through a
+     * link in /tmp. Each is set up from outside, as an earlier session would have left it.
+     */
+    @ParameterizedTest(name = "{0} as uid {1}")
+    @MethodSource("matrix")
+    void linksAndGitFilesInWritablePlacesDoNotRedirectAnArea(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path home = u.home;
+            Path project = project(u);
+            Path sub = Files.createDirectory(project.resolve("sub")); // a second project: .git as a gitdir: file
+            Files.writeString(sub.resolve("agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+            Files.writeString(sub.resolve("secret.txt"), "s3cret\n");
+            Files.createSymbolicLink(project.resolve(".git"), home);
+            Files.writeString(sub.resolve(".git"), "gitdir: " + home + "\n");
+            Path shared = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-swap-");
+            Files.createSymbolicLink(shared.resolve("tmp"), home); // TMPDIR, swapped for a link to $HOME
+            Files.createSymbolicLink(shared.resolve("cache"), home); // a per-user line, likewise
+            Files.createDirectories(home.resolve(".config/ralon"));
+            Files.writeString(home.resolve(".config/ralon/writable"), shared.resolve("cache") + "\n");
+            try {
+                u.handOver();
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-h", "-R", uid + ":" + uid, shared.toString());
+                u.assumeBackend(project, backend);
+                for (Path dir : List.of(project, sub)) {
+                    ProcessResult r = u.ralonWith(dir, Map.of("TMPDIR", shared.resolve("tmp").toString()), "run",
+                            "--backend", backend, "--", "sh", "-c", attempt("aliases", "echo PWNED > \"$HOME/.bash_aliases\""));
+                    assertTrue(rc(r, "aliases") != 0, r.toString());
+                    assertFalse(Files.exists(home.resolve(".bash_aliases")), "$HOME was made writable: " + r);
+                    assertTrue(r.err().contains(shared.resolve("tmp") + " is not writable in this session (reached through"
+                            + " the symbolic link"), r.toString());
+                    assertTrue(r.err().contains(shared.resolve("cache") + " is not writable in this session (reached"
+                            + " through the symbolic link"), r.toString());
+                    ProcessResult dry = u.ralonWith(dir, Map.of("TMPDIR", shared.resolve("tmp").toString()), "run",
+                            "--backend", backend, "--dry-run");
+                    assertFalse(dry.out().contains("writable: " + home + "/"), dry.toString());
+                    assertFalse(dry.out().contains("writable: ~/ "), dry.toString());
+                }
+            } finally {
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "rm", "-rf", shared.toString());
+            }
+        }
+    }
+
     /** Ordinary work goes on inside: a commit in the project, a push to a bare repository in /tmp. */
     @ParameterizedTest(name = "{0} as uid {1}")
     @MethodSource("matrix")

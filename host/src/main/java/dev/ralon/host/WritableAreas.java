@@ -20,8 +20,8 @@ import java.util.Map;
  *
  * <p>The areas, each only when it exists (nothing is created):
  * <ul>
- *   <li><b>the project</b>: the directory of the nearest agent.lock, and the git work tree, git directory and common
- *       directory it lies in (a commit writes {@code .git});</li>
+ *   <li><b>the project</b>: the directory of the nearest agent.lock, and the repository's {@code .git} when it lies
+ *       above (a commit writes it), under the conditions of {@link #gitDirectory};</li>
  *   <li><b>temporary files</b>: {@code /tmp}, {@code /var/tmp}, {@code /dev/shm} and {@code $TMPDIR}; or, with
  *       {@code --temp DIR}, that one directory alone;</li>
  *   <li><b>the agents' own state</b>: {@code ~/.claude} (Claude Code), {@code ~/.codex} (Codex) and
@@ -35,7 +35,8 @@ import java.util.Map;
  *   <li><b>the user's additions</b>: each line of {@code ~/.config/ralon/writable} (a path, absolute or
  *       {@code ~/…}; {@code #} starts a comment), itself a baseline path, and each {@code --allow-write PATH}.</li>
  * </ul>
- * Paths are taken at their real place (a link is followed); an area beneath another is left out.
+ * Paths are taken at their real place, but never through a symbolic link that lies where a session can write
+ * ({@link #resolve}); an area beneath another is left out.
  */
 public final class WritableAreas {
     /** The per-user file of additions, as shown ({@link #userFile}: under {@code $XDG_CONFIG_HOME} when set). */
@@ -81,13 +82,9 @@ public final class WritableAreas {
     public static Outcome of(Path projectRoot, Map<String, String> env, Path temp, List<String> allowWrite, Path cwd) {
         Map<Path, Confinement.Area> areas = new LinkedHashMap<>();
         List<Left> left = new ArrayList<>();
+        Path home = home(env);
         add(areas, left, projectRoot, "the project");
-        GitLayout git = GitLayout.find(projectRoot);
-        if (git != null) {
-            add(areas, left, git.top(), "the project (the git work tree)");
-            add(areas, left, git.gitDir(), "the project's git directory");
-            add(areas, left, git.common(), "the project's git directory");
-        }
+        gitDirectory(areas, left, projectRoot);
         if (temp != null) {
             add(areas, left, cwd.resolve(temp), "temporary files (--temp)");
         } else {
@@ -96,10 +93,14 @@ public final class WritableAreas {
             }
             String tmpdir = env.get("TMPDIR");
             if (tmpdir != null && tmpdir.startsWith("/")) {
-                add(areas, left, Path.of(tmpdir), "temporary files ($TMPDIR)");
+                Path t = Path.of(tmpdir).normalize();
+                if (t.getParent() == null || (home != null && home.startsWith(t))) {
+                    left.add(new Left(tmpdir, "$TMPDIR is / or holds $HOME: not a temporary directory"));
+                } else {
+                    add(areas, left, t, "temporary files ($TMPDIR)");
+                }
             }
         }
-        Path home = home(env);
         if (home != null) {
             for (String[] s : AGENT_STATE) {
                 agentState(areas, home, s[0], s[1]);
@@ -155,21 +156,118 @@ public final class WritableAreas {
         return out;
     }
 
+    /**
+     * The project's git directory, when it lies outside the project (the policy is in a subdirectory of the work
+     * tree): an area only when {@code .git} there is a real directory of the invoker's, neither a link nor a
+     * {@code gitdir:} file, with no {@code commondir}. A {@code .git} link or file names any directory, and the session
+     * can make one in the project (or another user in a shared directory above it): measured, `ln -s "$HOME" .git` in
+     * one session made {@code $HOME} writable in the next. A linked worktree's or submodule's git directory is said
+     * instead (a commit there needs {@code --allow-write}). The work tree above the project is never an area: a
+     * dotfiles repository in {@code $HOME} would make all of {@code $HOME} one.
+     */
+    private static void gitDirectory(Map<Path, Confinement.Area> areas, List<Left> left, Path projectRoot) {
+        GitLayout git = GitLayout.find(projectRoot);
+        if (git == null || git.dotGit().startsWith(projectRoot)) {
+            return; // none, or inside the project, which is an area already
+        }
+        Path g = git.dotGit();
+        boolean plain = Files.isDirectory(g, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !git.dotGitIsFile()
+                && git.common().equals(git.gitDir());
+        boolean ours;
+        try {
+            ours = plain && ((Integer) Files.getAttribute(g, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    == uid();
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            ours = false;
+        }
+        if (ours) {
+            add(areas, left, g, "the project's git directory");
+        } else {
+            left.add(new Left(g.toString(), "the project's git directory outside the project, "
+                    + (plain ? "not yours" : "a link, a gitdir: file or a linked worktree's")
+                    + ": commits fail; --allow-write its real place if you trust it"));
+        }
+    }
+
+    private static int uid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
     private static Path home(Map<String, String> env) {
         String h = env.get("HOME");
         return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
     }
 
+    /**
+     * Adds {@code p} at its real place, unless a symbolic link on the way to it lies in a place a session can write
+     * (an area added before, or a temporary directory): a session could have made it, or swapped a directory of the
+     * way for it, and so pointed the area anywhere (measured: {@code TMPDIR=/tmp/u/1000}, replaced by a link to
+     * {@code $HOME} in one session, made {@code $HOME} writable in the next). Links elsewhere (in {@code $HOME}, read-only
+     * to a session; the system's) are followed.
+     */
     private static void add(Map<Path, Confinement.Area> areas, List<Left> left, Path p, String why) {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.exists(p)) {
+            left.add(new Left(p.toString(), "does not exist"));
+            return;
+        }
         Path real;
         try {
-            real = p.toRealPath();
+            real = resolve(p, areas.keySet());
         } catch (IOException e) {
-            left.add(new Left(p.toString(), Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                    ? "cannot be resolved: " + e.getMessage() : "does not exist"));
+            left.add(new Left(p.toString(), e.getMessage()));
             return;
         }
         areas.putIfAbsent(real, new Confinement.Area(real, Files.isDirectory(real), why));
+    }
+
+    /** Where a session can write besides the areas found so far: the temporary directories. */
+    static final List<Path> ALWAYS_WRITABLE = List.of(Path.of("/tmp"), Path.of("/var/tmp"), Path.of("/dev/shm"));
+
+    /**
+     * {@code p}'s real path, resolved one name at a time (40 links at most, as the kernel); an IOException when a link
+     * on the way lies in {@code writable} or {@link #ALWAYS_WRITABLE}, holds {@code ..}, or a name does not exist.
+     */
+    static Path resolve(Path p, java.util.Collection<Path> writable) throws IOException {
+        Path todo = p.toAbsolutePath().normalize();
+        Path cur = Path.of("/");
+        int links = 0;
+        int i = 0;
+        while (i < todo.getNameCount()) {
+            Path next = cur.resolve(todo.getName(i));
+            if (Files.isSymbolicLink(next)) {
+                Path at = cur;
+                if (writable.stream().anyMatch(at::startsWith) || ALWAYS_WRITABLE.stream().anyMatch(at::startsWith)) {
+                    throw new IOException("reached through the symbolic link " + next + ", in a place a session can"
+                            + " write: not writable (name its real place)");
+                }
+                if (++links > 40) {
+                    throw new IOException("too many symbolic links on the way");
+                }
+                Path target = Files.readSymbolicLink(next);
+                for (Path n : target) {
+                    if (n.toString().equals("..")) {
+                        throw new IOException("reached through the symbolic link " + next + ", which holds ..: not"
+                                + " writable (name its real place)");
+                    }
+                }
+                Path rest = i + 1 < todo.getNameCount() ? todo.subpath(i + 1, todo.getNameCount()) : null;
+                Path base = target.isAbsolute() ? target : cur.resolve(target);
+                todo = (rest == null ? base : base.resolve(rest)).normalize();
+                cur = Path.of("/");
+                i = 0;
+                continue;
+            }
+            if (!Files.exists(next, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException("does not exist");
+            }
+            cur = next;
+            i++;
+        }
+        return cur;
     }
 
     /**
