@@ -54,8 +54,8 @@ public final class WritableAreas {
     public static final List<String> AGENT_CONFIG = List.of(".claude/settings.json", ".claude/settings.local.json",
             ".claude/CLAUDE.md", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks",
             ".claude/plugins", ".claude/output-styles", ".claude/local", ".codex/config.toml", ".codex/AGENTS.md",
-            ".codex/prompts", ".codex/rules", ".codex/hooks.json", ".gemini/settings.json", ".gemini/GEMINI.md", ".gemini/commands",
-            ".gemini/extensions");
+            ".codex/prompts", ".codex/rules", ".codex/hooks.json", ".codex/skills", ".gemini/settings.json",
+            ".gemini/GEMINI.md", ".gemini/commands", ".gemini/.env", ".gemini/extensions");
     /** Caches whose content is verified when it is used. */
     static final List<String[]> CHECKED_CACHES = List.of(
             new String[] {".npm/_cacache", "npm's cache (content-addressed: checked against its hash on every read)"},
