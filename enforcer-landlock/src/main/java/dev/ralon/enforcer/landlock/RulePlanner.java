@@ -108,7 +108,7 @@ final class RulePlanner {
         // Directories on the way: every ancestor of every protected path, parents before children.
         Map<Path, Boolean> ancestors = new TreeMap<>(); // path -> needed by a protected path that exists
         Map<Path, ProtectedPath> protectedByPath = new LinkedHashMap<>();
-        Set<Path> expand = new HashSet<>(); // the directories on the way whose other entries get rules
+        Set<Path> expand = new HashSet<>(); // confined: the directories on the way whose other entries get rules
         List<Confinement.Area> skippedAreas = new ArrayList<>();
         for (ProtectedPath pp : paths) {
             Path p = pp.path().normalize();
@@ -126,10 +126,6 @@ final class RulePlanner {
                     for (Path a = p.getParent(); a != null && a.startsWith(area.path()); a = a.getParent()) {
                         expand.add(a);
                     }
-                }
-            } else {
-                for (Path a = p.getParent(); a != null; a = a.getParent()) {
-                    expand.add(a);
                 }
             }
             boolean exists = pp.kind() != ProtectedPath.Kind.MISSING;
@@ -230,7 +226,7 @@ final class RulePlanner {
         Set<Path> onTheWaySet = new HashSet<>(onTheWay);
         int symlinks = 0;
         for (Path dir : onTheWay) {
-            if (!expand.contains(dir)) {
+            if (areas != null && !expand.contains(dir)) {
                 continue; // above every area: read-only like the rest of the file system
             }
             int dirFd = dirFds.get(dir);

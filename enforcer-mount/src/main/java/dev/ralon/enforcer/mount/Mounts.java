@@ -32,7 +32,6 @@ final class Mounts {
     static final int STATX_INO = 0x100;
     static final long STATX_ATTR_MOUNT_ROOT = 0x2000; // Linux 5.8: the path is the root of a mount
     static final long ST_RDONLY = 1;                  // statfs(2) f_flags: mounted read-only
-    static final int EBUSY = 16;                      // include/uapi/asm-generic/errno-base.h
     static final int CLONE_NEWNS = 0x00020000;        // include/uapi/linux/sched.h
 
     private Mounts() {
@@ -256,28 +255,14 @@ final class Mounts {
             Memory attr = new Memory(MOUNT_ATTR_SIZE_VER0);
             attr.clear();
             attr.setLong(0, MOUNT_ATTR_RDONLY);
-            // EBUSY: a file is open for writing through one of this namespace's mounts (fs/namespace.c
-            // mnt_hold_writers). The namespace is this thread's own, made above, so only a process started in it
-            // since could hold one (none is): tried again, for at most 2 s, then refused.
-            for (int attempt = 0; ; attempt++) {
-                try {
-                    LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, root, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE,
-                            attr, MOUNT_ATTR_SIZE_VER0);
-                    break;
-                } catch (LastErrorException x) {
-                    if (x.getErrorCode() != EBUSY || attempt >= 200) {
-                        throw new StageException("cannot make the file system read-only outside the writable areas: "
-                                + err(x) + " (mount_setattr" + (attempt > 0 ? ", " + (attempt + 1) + " attempts" : "")
-                                + (x.getErrorCode() == EBUSY ? "; a file stays open for writing in this"
-                                + " process's namespace" : "") + ")");
-                    }
-                    try {
-                        Thread.sleep(10);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        throw new StageException("interrupted while making the file system read-only");
-                    }
-                }
+            // EBUSY would mean a file open for writing through one of this namespace's mounts (fs/namespace.c
+            // mnt_hold_writers); the namespace is this thread's own, made above, and nothing has opened one since
+            try {
+                LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, root, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE,
+                        attr, MOUNT_ATTR_SIZE_VER0);
+            } catch (LastErrorException x) {
+                throw new StageException("cannot make the file system read-only outside the writable areas: " + err(x)
+                        + " (mount_setattr)");
             }
             for (int i = 0; i < areas.size(); i++) {
                 try {
