@@ -216,9 +216,11 @@ case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
      RALON_LOCALE_FORCED=1; export RALON_LOCALE_FORCED
      LC_ALL=C.UTF-8; export LC_ALL ;;
 esac
-# `ralon run` whose backend may be mount (none named, or --backend mount; not --dry-run or --help): the JVM starts as
-# root of the mount backend's first user+mount namespace, and the binds are made in it, with no second JVM (the mount
-# backend's two routes: docs/architecture.md; the JVM checks the namespace itself: LauncherNamespace). First, the whole
+# `ralon run` whose backend may be mount or landlock (none named, or --backend mount or landlock; not --dry-run or
+# --help): the JVM starts as root of the mount backend's first user+mount namespace, and the binds are made in it, with
+# no second JVM (the mount backend's two routes: docs/architecture.md; the JVM checks the namespace itself:
+# LauncherNamespace); the landlock backend makes the session's PID namespace and its /proc there (LandlockContainment),
+# before the restriction, which forbids mounting. First, the whole
 # chain the mount probe runs, with ids 0 (one fork, three execs, a few ms): where it fails (no user namespaces, a
 # seccomp filter, an unshare without --map-user) the JVM starts as usual and the backends decide as before, so this
 # never refuses anything. The unshare candidates are MountProbe's, in its order. Not when a plugin directory is beside
@@ -230,13 +232,13 @@ esac
 # (-Dralon.launcher.java): the baseline protects both, the links on the way and .ralon-cds, when the invoker can write
 # them (docs/security.md, "The repository's doors").
 ralon_jvm="$ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
-ralon_may_mount() { # ARGS after "run"
+ralon_may_userns() { # ARGS after "run"
   while [ $# -gt 0 ]; do
     case $1 in
       --) return 0 ;;
-      --backend=mount) ;;
+      --backend=mount|--backend=landlock) ;;
       --backend=*|--dry-run|--help|-h|--version|-V) return 1 ;;
-      --backend) [ "$2" = mount ] || return 1; shift ;;
+      --backend) [ "$2" = mount ] || [ "$2" = landlock ] || return 1; shift ;;
       --policy) shift ;;
     esac
     shift
@@ -244,7 +246,7 @@ ralon_may_mount() { # ARGS after "run"
   return 0
 }
 ralon_userns=
-if [ "$1" = run ] && [ ! -e "${self%/*}/ralon-plugins" ] && [ ! -L "${self%/*}/ralon-plugins" ] && ralon_may_mount "$@"; then
+if [ "$1" = run ] && [ ! -e "${self%/*}/ralon-plugins" ] && [ ! -L "${self%/*}/ralon-plugins" ] && ralon_may_userns "$@"; then
   for u in /usr/bin/unshare /bin/unshare /usr/sbin/unshare /sbin/unshare; do
     if [ -f "$u" ] && [ -x "$u" ]; then
       if "$u" --user --map-root-user --mount --propagation private -- \

@@ -109,9 +109,11 @@ final class Run {
                 Warning.messages(expansion.incomplete(), expansion.naming()), survey::plan);
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
-        if (!dryRun && LauncherNamespace.current().isPresent() && !"mount".equals(enforcer.name())) {
-            // The launcher started this JVM as root of a user namespace, for the mount backend only (ralon.sh): another
-            // backend's command would run as uid 0 of that namespace instead of as the invoker.
+        if (!dryRun && LauncherNamespace.current().isPresent() && !"mount".equals(enforcer.name())
+                && !"landlock".equals(enforcer.name())) {
+            // The launcher started this JVM as root of a user namespace, for the mount and landlock backends only
+            // (ralon.sh), which map the invoker's ids back: another backend's command would run as uid 0 of that
+            // namespace instead of as the invoker.
             throw CliException.error("the launcher started this run inside a user namespace for the mount backend,"
                     + " but backend " + enforcer.name() + " was chosen; run `ralon run --backend " + enforcer.name()
                     + " -- ...` (nothing was started)");

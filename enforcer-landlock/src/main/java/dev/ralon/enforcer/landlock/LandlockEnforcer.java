@@ -2,7 +2,10 @@ package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Confinement;
+import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.enforcer.spi.exec.SessionContainer;
 import dev.ralon.enforcer.spi.exec.LinuxAbi;
 import dev.ralon.enforcer.spi.exec.MountTable;
 import dev.ralon.enforcer.spi.exec.Errno;
@@ -48,7 +51,8 @@ public final class LandlockEnforcer implements Enforcer {
 
     private static final Set<Guarantee> GUARANTEES = Set.copyOf(EnumSet.of(
         Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY, Guarantee.RENAME_OVER,
-        Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING, Guarantee.WRITES_OUTSIDE));
+        Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING, Guarantee.WRITES_OUTSIDE,
+        Guarantee.LEFTOVERS));
 
     /** {@link #abi()} when this is not Linux or libc cannot be reached through JNA. */
     static final int NOT_USABLE = -100_000;
@@ -170,12 +174,36 @@ public final class LandlockEnforcer implements Enforcer {
     /** For a root invoker, /proc/sys, /sys and the other {@link KernelInterfaces} are planned as protected too. */
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return plan(KernelInterfaces.forRootInvoker(protectedSet), abi());
+        return plan(KernelInterfaces.forRootInvoker(protectedSet), abi(), LandlockContainment.unavailableReason());
     }
 
-    /** The plan for a kernel answering {@code abi} (see {@link #abi()}); pure. */
+    /** The plan for a kernel answering {@code abi} (see {@link #abi()}) where the session can be contained; pure. */
     Plan plan(ProtectedSet protectedSet, int abi) {
+        return plan(protectedSet, abi, null);
+    }
+
+    /**
+     * The plan for a kernel answering {@code abi}, {@code notContained} saying why the session cannot be contained
+     * here (null when it can: {@link LandlockContainment}); pure. Contained, the paths beneath /proc (a root
+     * invoker's kernel interfaces) are no Landlock rules: the session gets a /proc of its own, on which its PID 1
+     * binds them read-only ({@link SessionContainer#startPid1}), and that /proc is writable where the host's was (the
+     * chain's last unshare writes its uid_map there).
+     */
+    Plan plan(ProtectedSet protectedSet, int abi, String notContained) {
         List<Plan.Refusal> refusals = new ArrayList<>();
+        List<Path> procReadOnly = new ArrayList<>();
+        if (notContained == null) {
+            List<ProtectedPath> kept = new ArrayList<>();
+            for (ProtectedPath pp : protectedSet.paths()) {
+                if (pp.path().startsWith(PROC) && !pp.path().equals(PROC)) {
+                    procReadOnly.add(pp.path());
+                } else {
+                    kept.add(pp);
+                }
+            }
+            protectedSet = new ProtectedSet(protectedSet.root(), protectedSet.policyFile(), kept,
+                protectedSet.warnings());
+        }
         if (abi < 0) {
             refusals.add(Plan.Refusal.of(null, reasonFor(abi), GUARANTEES));
         } else if (abi < MIN_ABI) {
@@ -215,8 +243,21 @@ public final class LandlockEnforcer implements Enforcer {
             }
             steps.add(new Plan.Step("landlock-rule", rule.path(), detail));
         }
+        if (notContained == null) {
+            steps.add(new Plan.Step("pid-namespace", null, "the command runs in a PID namespace of its own, with a"
+                + " PID 1, which mounts the namespace's /proc before the restriction" + (procReadOnly.isEmpty() ? ""
+                : " and binds " + procReadOnly + " read-only on it") + ", beneath ralon's process (timeout(1), which"
+                + " passes signals on): when the command ends, every process it started ends"));
+        } else {
+            refusals.add(Plan.Refusal.of(null, "processes the command starts could outlive it: " + notContained,
+                Set.of(Guarantee.LEFTOVERS)));
+        }
         steps.add(new Plan.Step("landlock-restrict-self", null, "enforce on this thread; the command exec'd on it and"
             + " everything it spawns inherit the restriction"));
+        if (notContained == null) {
+            steps.add(new Plan.Step("unshare", null, "a nested user namespace with your own uid/gid (the launcher's"
+                + " maps you to root), then the command runs"));
+        }
 
         List<String> warnings = new ArrayList<>();
         if (!r.onTheWay().isEmpty()) {
@@ -236,7 +277,7 @@ public final class LandlockEnforcer implements Enforcer {
             }
         }
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
-            r.refusedPaths());
+            r.refusedPaths(), notContained == null, List.copyOf(procReadOnly));
         Plan.Builder plan = Plan.builder(name()).createRestricted(r.onTheWay()).payload(payload);
         steps.forEach(plan::step);
         warnings.forEach(plan::warning);
@@ -286,8 +327,11 @@ public final class LandlockEnforcer implements Enforcer {
 
     /** What {@link #plan} hands to {@link #prepare}. */
     record Payload(int abi, long handled, List<Path> onTheWay, List<ProtectedPath> protectedPaths,
-                   List<RulePlanner.Rule> rules, Set<Path> refusedPaths) {
+                   List<RulePlanner.Rule> rules, Set<Path> refusedPaths, boolean contained, List<Path> procReadOnly) {
     }
+
+    /** The session's own /proc, when it is contained. */
+    static final Path PROC = Path.of("/proc");
 
     /**
      * Restricts the calling thread: no_new_privs, create the ruleset, add the plan's rules (each path re-opened with
@@ -318,14 +362,54 @@ public final class LandlockEnforcer implements Enforcer {
         }
         long handled = pl.handled() & Access.handledFor(abi);
         if (confinement.confined()) {
-            RulePlanner.Result r = RulePlanner.plan(pl.protectedPaths(), pl.handled(), confinement.areas());
+            List<Confinement.Area> areas = new ArrayList<>(confinement.areas());
+            if (pl.contained()) {
+                // the session's own /proc, mounted before the rules are added (the rule lands on it): as writable as
+                // under mount, where PID 1 mounts it after the confinement; the chain's unshare writes its uid_map
+                areas.add(new Confinement.Area(PROC, true, "the session's own /proc"));
+            }
+            RulePlanner.Result r = RulePlanner.plan(pl.protectedPaths(), pl.handled(), areas);
             if (!r.refusals().isEmpty()) {
                 throw new EnforcementException("landlock: " + String.join("; ", r.refusals()));
             }
-            pl = new Payload(pl.abi(), pl.handled(), r.onTheWay(), pl.protectedPaths(), r.rules(), r.refusedPaths());
+            pl = new Payload(pl.abi(), pl.handled(), r.onTheWay(), pl.protectedPaths(), r.rules(), r.refusedPaths(),
+                pl.contained(), pl.procReadOnly());
+        }
+        java.util.Optional<LauncherNamespace.Ids> launcherNs = LauncherNamespace.current();
+        if (!pl.contained() && launcherNs.isEmpty()) {
+            new LandlockApplier(pl, handled, abi).apply();
+            return Launch.of(command);
+        }
+        // In the launcher's user namespace this JVM is uid 0: the command runs in a second user namespace that maps
+        // the invoker's own ids back (as the mount backend's last link), contained or not. Contained, it is not root
+        // of the launcher's namespace, so it has no capability over PID 1 and the outer timeout, which live there, and
+        // cannot ptrace PID 1 to keep it alive (security/commoncap.c cap_ptrace_access_check).
+        LauncherNamespace.Ids invoker = launcherNs.orElseThrow(() -> new EnforcementException(
+            "landlock: the session's PID namespace is made in the user namespace ralon's launcher (ralon.sh) starts"
+            + " `ralon run` in, and this JVM is not in one (started without the launcher, or beside a plugin"
+            + " directory)"));
+        java.nio.file.Path unshare = SessionContainer.unshare().orElseThrow(
+            () -> new EnforcementException("landlock: unshare(1) is gone since the plan"));
+        List<String> rest = new ArrayList<>(List.of(unshare.toString(), "--user",
+            "--map-user=" + Integer.toUnsignedString(invoker.uid()),
+            "--map-group=" + Integer.toUnsignedString(invoker.gid()), "--", command.executable().toString()));
+        rest.addAll(command.argv().subList(1, command.argv().size()));
+        if (!pl.contained()) {
+            new LandlockApplier(pl, handled, abi).apply();
+            return new Launch(unshare, rest, command.env());
+        }
+        // Contained (LandlockContainment): the PID namespace and its PID 1, which mounts the session's /proc, first,
+        // made by this thread as root of the launcher's user namespace; then the restriction, which refuses every
+        // mount after it (and lands the /proc rule on the new procfs); then the chain.
+        java.nio.file.Path timeout = SessionContainer.timeout().orElseThrow(
+            () -> new EnforcementException("landlock: timeout(1) is gone since the plan"));
+        try {
+            SessionContainer.startPid1(pl.procReadOnly().stream().map(Path::toString).toList());
+        } catch (ExecException e) {
+            throw new EnforcementException("landlock: " + e.getMessage());
         }
         new LandlockApplier(pl, handled, abi).apply();
-        return Launch.of(command);
+        return new Launch(timeout, SessionContainer.argvAfterPid1(timeout, rest), command.env());
     }
 
     private static String firstLine(String s) {

@@ -47,7 +47,7 @@ class LandlockPlanTest {
         assertEquals(200, e.rank());
         assertEquals(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE, Guarantee.RENAME_AWAY,
             Guarantee.RENAME_OVER, Guarantee.CREATE_INSIDE, Guarantee.ANCESTOR_RENAME, Guarantee.CREATE_MISSING,
-            Guarantee.WRITES_OUTSIDE), EnumSet.copyOf(e.guarantees()));
+            Guarantee.WRITES_OUTSIDE, Guarantee.LEFTOVERS), EnumSet.copyOf(e.guarantees()));
         assertFalse(e.guarantees().contains(Guarantee.METADATA), "Landlock cannot restrict metadata");
         assertTrue(e.description().contains("chmod"), "the description must say metadata is not covered");
         Enforcers found = Enforcers.discover(LandlockPlanTest.class.getClassLoader());
@@ -153,8 +153,10 @@ class LandlockPlanTest {
         assertTrue(plan.enforceable(), "refusals: " + plan.refusals());
         List<Path> way = new java.util.ArrayList<>(List.of(Path.of("/"), Path.of("/tmp"), base, proj,
             proj.resolve("deep"), proj.resolve("deep/a")));
-        if (dev.ralon.enforcer.spi.KernelInterfaces.runningAsRoot()) {
-            way.add(1, Path.of("/proc")); // a root invoker's plan protects /proc/sys and the other kernel interfaces
+        if (dev.ralon.enforcer.spi.KernelInterfaces.runningAsRoot() && LandlockContainment.unavailableReason() != null) {
+            // a root invoker's plan protects /proc/sys and the other kernel interfaces: by rules when the session
+            // cannot be contained, else by binds on the session's own /proc
+            way.add(1, Path.of("/proc"));
         }
         assertEquals(way, plan.createRestricted(),
             "exactly the directories on the way (gone/ does not exist: its parent is on the way)");
@@ -175,7 +177,9 @@ class LandlockPlanTest {
         assertTrue(detailOf(rules, proj.resolve("src")).contains("make-dir"));
         assertEquals(List.of("no-new-privs", "landlock-ruleset"),
             plan.steps().subList(0, 2).stream().map(Plan.Step::action).toList());
-        assertEquals("landlock-restrict-self", plan.steps().get(plan.steps().size() - 1).action());
+        // contained, the nested user namespace (the last link) follows the restriction
+        int last = plan.steps().size() - (LandlockContainment.unavailableReason() == null ? 2 : 1);
+        assertEquals("landlock-restrict-self", plan.steps().get(last).action());
 
         String warnings = String.join("\n", plan.warnings());
         assertTrue(warnings.contains(proj.resolve("pom-alias") + " is another name for " + proj.resolve("pom.xml")), warnings);
@@ -253,6 +257,39 @@ class LandlockPlanTest {
         String line = lines.get(0);
         assertEquals("ralon: landlock: openat failed for " + proj.resolve("deep")
             + ": No such file or directory (errno 2)", line);
+    }
+
+    /**
+     * Contained, the command gets a PID namespace whose PID 1 binds the paths beneath /proc read-only on the session's
+     * own /proc, so they are no Landlock rules and /proc is not create-restricted (its uid_map is written by the
+     * chain); where the session cannot be contained, leftovers are refused with the reason, and the rules stay.
+     */
+    @Test
+    void containmentIsPlannedOrRefusedWithItsReason() throws IOException {
+        base = Sandboxes.newBase("ralon-ll-plan-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("secret.txt"), "s\n");
+        List<ProtectedPath> paths = List.of(new ProtectedPath(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE,
+            List.of("secret.txt")), new ProtectedPath(Path.of("/proc/sys"), ProtectedPath.Kind.DIRECTORY,
+            List.of("kernel settings")));
+        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of());
+        LandlockEnforcer e = new LandlockEnforcer();
+
+        Plan contained = e.plan(set, 7, null);
+        assertTrue(contained.enforceable(), contained.refusals().toString());
+        String pid = contained.steps().stream().filter(s -> s.action().equals("pid-namespace")).findFirst()
+            .orElseThrow().detail();
+        assertTrue(pid.contains("[/proc/sys]") && pid.contains("read-only"), pid);
+        assertFalse(contained.createRestricted().contains(Path.of("/proc")), contained.createRestricted().toString());
+        assertEquals(List.of(Path.of("/proc/sys")), contained.payload(LandlockEnforcer.Payload.class).procReadOnly());
+        assertTrue(contained.payload(LandlockEnforcer.Payload.class).contained());
+
+        Plan not = e.plan(set, 7, "user namespaces are not usable here");
+        assertEquals(Set.of(Guarantee.LEFTOVERS), not.missing());
+        assertEquals("processes the command starts could outlive it: user namespaces are not usable here",
+            not.refusals().get(0).reason());
+        assertTrue(not.createRestricted().contains(Path.of("/proc")), not.createRestricted().toString());
+        assertFalse(not.payload(LandlockEnforcer.Payload.class).contained());
     }
 
     private static String detailOf(List<Plan.Step> rules, Path p) {

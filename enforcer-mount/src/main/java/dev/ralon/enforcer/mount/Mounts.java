@@ -32,7 +32,6 @@ final class Mounts {
     static final int STATX_INO = 0x100;
     static final long STATX_ATTR_MOUNT_ROOT = 0x2000; // Linux 5.8: the path is the root of a mount
     static final long ST_RDONLY = 1;                  // statfs(2) f_flags: mounted read-only
-    static final int CLONE_NEWNS = 0x00020000;        // include/uapi/linux/sched.h
 
     private Mounts() {
     }
@@ -229,7 +228,7 @@ final class Mounts {
         // writing, which counts as a writer of that mount for as long as the mapping lives (seen here). The thread
         // execs the command's chain, which inherits this namespace; the JVM's other threads end with that exec.
         try {
-            LibC.unshare(CLONE_NEWNS);
+            LibC.unshare(LinuxAbi.CLONE_NEWNS);
         } catch (LastErrorException x) {
             throw new StageException("cannot make the confined mount namespace: " + err(x) + " (unshare)");
         }

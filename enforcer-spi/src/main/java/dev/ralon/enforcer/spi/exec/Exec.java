@@ -98,8 +98,11 @@ public final class Exec {
         TerminalGuard.install();
         SessionGuard.install(session);
         StringArray envArray = new StringArray(envp);
+        StringArray argvArray = new StringArray(argv.toArray(new String[0]));
+        // the last step before execve, nothing of this JVM reads descriptor 3 after it (SessionContainer.startPid1)
+        SessionContainer.placeLifeline();
         try {
-            LibC.execve(executable.toString(), new StringArray(argv.toArray(new String[0])), envArray);
+            LibC.execve(executable.toString(), argvArray, envArray);
             throw new ExecException("cannot execute " + executable + ": execve returned");
         } catch (LastErrorException e) {
             if (e.getErrorCode() != LinuxAbi.ENOEXEC) {
@@ -150,7 +153,7 @@ public final class Exec {
         }
     }
 
-    private static void markDescriptorsCloseOnExec() throws ExecException {
+    static void markDescriptorsCloseOnExec() throws ExecException {
         try {
             LibC.syscall(LinuxAbi.SYS_CLOSE_RANGE, 3, 0xFFFFFFFFL, CLOSE_RANGE_CLOEXEC); // ~0U: the last fd
             return;

@@ -105,6 +105,36 @@ public final class LibC {
      */
     public static native long syscall(long number, int fd, Pointer buffer, long length);
 
+    /** pipe2(2): {@code fds} receives {read end, write end}. */
+    public static native int pipe2(int[] fds, int flags) throws LastErrorException;
+
+    /** read(2) into a Java array; the count, 0 at the end, -1 and errno on failure. */
+    public static native long read(int fd, byte[] buf, long count);
+
+    /** poll(2) over {@code nfds} struct pollfd at {@code fds}; the count ready, 0 on timeout, -1 and errno. */
+    public static native int poll(Pointer fds, long nfds, int timeoutMillis);
+
+    /**
+     * posix_spawn(3) with no spawn attributes: the child's pid in {@code pid[0]}; returns an error number (errno is
+     * not used). glibc clones with CLONE_VM|CLONE_VFORK and no CLONE_THREAD, so it works on a thread whose children go
+     * to another PID namespace, where creating a thread does not (kernel/fork.c copy_process: EINVAL).
+     */
+    public static native int posix_spawn(int[] pid, String path, Pointer fileActions, Pointer attrp, Pointer argv,
+            Pointer envp);
+
+    /** posix_spawn_file_actions_init(3); {@code actions} is native memory of at least 80 bytes (glibc's size). */
+    public static native int posix_spawn_file_actions_init(Pointer actions);
+
+    /** posix_spawn_file_actions_adddup2(3). */
+    public static native int posix_spawn_file_actions_adddup2(Pointer actions, int fd, int newfd);
+
+    /** posix_spawn_file_actions_addopen(3). */
+    public static native int posix_spawn_file_actions_addopen(Pointer actions, int fd, String path, int flags,
+            int mode);
+
+    /** posix_spawn_file_actions_destroy(3). */
+    public static native int posix_spawn_file_actions_destroy(Pointer actions);
+
     /** close(2); -1 and errno on failure (callers close descriptors they own, where nothing can be lost). */
     public static native int close(int fd);
 

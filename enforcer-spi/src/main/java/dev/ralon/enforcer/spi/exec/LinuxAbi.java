@@ -32,6 +32,8 @@ public final class LinuxAbi {
     public static final int CLONE_NEWPID = 0x20000000;
     /** move_mount(2), Linux 5.2. */
     public static final long SYS_MOVE_MOUNT = 429;
+    /** unshare(2) flag: a new mount namespace for the caller (include/uapi/linux/sched.h). */
+    public static final int CLONE_NEWNS = 0x00020000;
     /** close_range(2), Linux 5.9. */
     public static final long SYS_CLOSE_RANGE = 436;
     /** openat2(2), Linux 5.6. */
