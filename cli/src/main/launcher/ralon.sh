@@ -209,6 +209,22 @@ fi
 # locale data, not built in: with /usr/lib/locale/C.utf8 hidden, Debian's glibc 2.36 falls back to C). Where it is not
 # installed the JVM falls back to ASCII, and Main then refuses in one line rather than run with mangled names. The user's own LC_ALL, set or unset, is recorded for `ralon run` to give back to the
 # command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see Run.userLocale).
+# libffi (inside JNA's native library) maps the code of its closures from a file it creates and unlinks at once in
+# $LIBFFI_TMPDIR, else $TMPDIR, /tmp, /var/tmp or /dev/shm (libffi src/closures.c, open_temp_exec_file): seen here as
+# /tmp/ffiXXXXXX (deleted) in ralon's JVM. Every session may write /tmp, and a process of the invoker's that opened
+# that file in between could change code this JVM runs before anything is enforced. So the JVM's libffi gets a
+# directory of the invoker's own that no confined session can write, made once (no fork on later starts); the user's
+# own value goes back to the command (RALON_USER_LIBFFI_TMPDIR, Run.userEnvironment). Not under a link.
+unset RALON_USER_LIBFFI_TMPDIR RALON_LIBFFI_SET
+case $HOME in
+  /*) ralon_ffi=${XDG_CACHE_HOME:-$HOME/.cache}/ralon/ffi
+      case $ralon_ffi in /*) ;; *) ralon_ffi=$HOME/.cache/ralon/ffi ;; esac
+      if [ ! -d "$ralon_ffi" ]; then mkdir -p -m 700 "$ralon_ffi" 2>/dev/null; fi
+      if [ -d "$ralon_ffi" ] && [ ! -L "$ralon_ffi" ] && [ -O "$ralon_ffi" ]; then
+        if [ -n "${LIBFFI_TMPDIR+set}" ]; then RALON_USER_LIBFFI_TMPDIR=$LIBFFI_TMPDIR; export RALON_USER_LIBFFI_TMPDIR; fi
+        LIBFFI_TMPDIR=$ralon_ffi; RALON_LIBFFI_SET=1; export LIBFFI_TMPDIR RALON_LIBFFI_SET
+      fi ;;
+esac
 unset RALON_USER_LC_ALL RALON_LOCALE_FORCED
 case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
   *.[Uu][Tt][Ff]-8|*.[Uu][Tt][Ff]8|*.[Uu][Tt][Ff]-8@*|*.[Uu][Tt][Ff]8@*) ;;

@@ -338,8 +338,21 @@ final class Run {
                 env.put("LC_ALL", user);
             }
         }
+        // the launcher's directory for this JVM's libffi (ralon.sh): the user's own value, or none, for the command
+        if (env.remove(ENV_LIBFFI_SET) != null) {
+            env.remove("LIBFFI_TMPDIR");
+            String user = env.remove(ENV_USER_LIBFFI_TMPDIR);
+            if (user != null) {
+                env.put("LIBFFI_TMPDIR", user);
+            }
+        }
         return env;
     }
+
+    /** Set by the launcher when it gave this JVM's libffi a directory of its own (ralon.sh). */
+    static final String ENV_LIBFFI_SET = "RALON_LIBFFI_SET";
+    /** The user's own LIBFFI_TMPDIR, when the launcher replaced it. */
+    static final String ENV_USER_LIBFFI_TMPDIR = "RALON_USER_LIBFFI_TMPDIR";
 
     static List<String> ids(Set<Guarantee> gs) {
         return gs.isEmpty() ? List.of() : EnumSet.copyOf(gs).stream().map(Guarantee::id).toList();
