@@ -242,6 +242,59 @@ class WritesOutsideE2ETest {
         }
     }
 
+    /**
+     * {@code git push} over the ssh transport with the user's ssh-agent: refused by default (the agent's socket is a
+     * helper outside), working with {@code --allow-unix-sockets}, the opt-in the start line reports. The remote side is
+     * a stand-in for ssh (no sshd here): a script that git runs as its ssh command, which asks the agent for its keys
+     * ({@code ssh-add -l}, a real connection to {@code $SSH_AUTH_SOCK}) and then runs the remote command itself
+     * ({@code git-receive-pack} on a bare repository in /tmp). The bare repository is read from outside.
+     */
+    @ParameterizedTest(name = "{0} as uid {1}")
+    @MethodSource("matrix")
+    void gitPushOverSshUsesTheUsersAgentOnlyWhenSocketsAreAllowed(String backend, int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = project(u);
+            Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-ssh-");
+            Path agentDir = Files.createDirectory(u.base.resolve("agent"));
+            Path sock = agentDir.resolve("agent.sock");
+            Path fakeSsh = u.base.resolve("fake-ssh");
+            // git runs: fake-ssh HOST "git-receive-pack '/path'" (GIT_SSH_VARIANT=simple: no other option)
+            Files.writeString(fakeSsh, "#!/bin/sh\nssh-add -l >/dev/null 2>&1 || { echo 'fake-ssh: no agent' >&2;"
+                    + " exit 255; }\nfor a; do last=$a; done\nexec sh -c \"$last\"\n");
+            Files.setPosixFilePermissions(fakeSsh, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            try {
+                u.handOver();
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-R", uid + ":" + uid, bare.toString());
+                ProcessResult setUp = u.sh(project, "git init -q -b main . && git init -q --bare '" + bare + "/r.git' &&"
+                        + " git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t"
+                        + " commit -qm one && git remote add origin 'ssh://fakehost" + bare + "/r.git' &&"
+                        + " ssh-keygen -q -t ed25519 -N '' -f '" + agentDir + "/key' && ssh-agent -a '" + sock + "' -s"
+                        + " > '" + agentDir + "/env' && SSH_AUTH_SOCK='" + sock + "' ssh-add -q '" + agentDir + "/key'");
+                assertEquals(0, setUp.code(), setUp.toString());
+                u.assumeBackend(project, backend);
+                Map<String, String> env = Map.of("SSH_AUTH_SOCK", sock.toString(), "GIT_SSH_COMMAND", fakeSsh.toString(),
+                        "GIT_SSH_VARIANT", "simple");
+                String push = "git push -q origin main && echo PUSHED";
+                ProcessResult refused = u.ralonWith(project, env, "run", "--backend", backend, "--", "sh", "-c", push);
+                assertFalse(refused.out().contains("PUSHED"), refused.toString());
+                assertTrue(refused.err().contains("fake-ssh: no agent"), refused.toString());
+                assertFalse(u.sh(project, "git --git-dir='" + bare + "/r.git' rev-parse -q --verify main").code() == 0,
+                        "nothing reached the remote");
+                ProcessResult allowed = u.ralonWith(project, env, "run", "--backend", backend, "--allow-unix-sockets",
+                        "--", "sh", "-c", push);
+                assertTrue(allowed.out().contains("PUSHED"), allowed.toString());
+                assertTrue(allowed.err().contains("unix-sockets (--allow-unix-sockets)"), allowed.toString());
+                ProcessResult log = u.sh(project, "git --git-dir='" + bare + "/r.git' log --format=%s main");
+                assertEquals("one\n", log.out(), log.toString());
+            } finally {
+                u.sh(project, "SSH_AGENT_PID=$(sed -n 's/^SSH_AGENT_PID=\\([0-9]*\\);.*/\\1/p' '" + agentDir
+                        + "/env') ssh-agent -k >/dev/null 2>&1");
+                CliE2ETest.exec(Path.of("/"), null, Map.of(), "rm", "-rf", bare.toString());
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} as uid {1}")
     @MethodSource("matrix")
     void withTempOnlyThatDirectoryIsWritableForTemporaryFiles(String backend, int uid) throws Exception {
