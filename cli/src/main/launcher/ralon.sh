@@ -208,7 +208,7 @@ fi
 # the user's LC_CTYPE is not a UTF-8 one, the JVM starts with LC_ALL=C.UTF-8 (upstream glibc has it since 2.35, but as
 # locale data, not built in: with /usr/lib/locale/C.utf8 hidden, Debian's glibc 2.36 falls back to C). Where it is not
 # installed the JVM falls back to ASCII, and Main then refuses in one line rather than run with mangled names. The user's own LC_ALL, set or unset, is recorded for `ralon run` to give back to the
-# command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see Run.userLocale).
+# command exactly (RALON_LOCALE_FORCED, RALON_USER_LC_ALL; see Run.userEnvironment).
 # libffi (inside JNA's native library) maps the code of its closures from a file it creates and unlinks at once in
 # $LIBFFI_TMPDIR, else $TMPDIR, /tmp, /var/tmp or /dev/shm (libffi src/closures.c, open_temp_exec_file): seen here as
 # /tmp/ffiXXXXXX (deleted) in ralon's JVM. Every session may write /tmp, and a process of the invoker's that opened

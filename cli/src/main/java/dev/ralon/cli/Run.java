@@ -256,7 +256,7 @@ final class Run {
         }
 
         Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> env = userLocale(System.getenv());
+        Map<String, String> env = userEnvironment(System.getenv());
         env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         if (request.writes().temp() != null && confinement.confined()) {
@@ -327,9 +327,10 @@ final class Run {
     /**
      * The command's environment: this process's, with the user's own locale given back exactly. The launcher
      * (ralon.sh) starts the JVM under LC_ALL=C.UTF-8 when the user's LC_CTYPE is not UTF-8, so that file names are read
-     * as UTF-8; the command gets the user's LC_ALL back as it was: the recorded value, or unset when it was unset.
+     * as UTF-8; the command gets the user's LC_ALL back as it was: the recorded value, or unset when it was unset. The
+     * same for LIBFFI_TMPDIR, which the launcher points at a directory of its own for this JVM's libffi.
      */
-    static Map<String, String> userLocale(Map<String, String> processEnv) {
+    static Map<String, String> userEnvironment(Map<String, String> processEnv) {
         Map<String, String> env = new HashMap<>(processEnv);
         if (env.remove(ENV_LOCALE_FORCED) != null) {
             env.remove("LC_ALL");

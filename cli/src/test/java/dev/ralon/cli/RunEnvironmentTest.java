@@ -11,14 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class RunEnvironmentTest {
     @Test
     void theLaunchersLibffiDirectoryIsForRalonsJvmOnly() {
-        Map<String, String> none = Run.userLocale(Map.of("LIBFFI_TMPDIR", "/home/u/.cache/ralon/ffi",
+        Map<String, String> none = Run.userEnvironment(Map.of("LIBFFI_TMPDIR", "/home/u/.cache/ralon/ffi",
                 "RALON_LIBFFI_SET", "1", "PATH", "/bin"));
         assertEquals(Map.of("PATH", "/bin"), none);
-        Map<String, String> own = Run.userLocale(Map.of("LIBFFI_TMPDIR", "/home/u/.cache/ralon/ffi",
+        Map<String, String> own = Run.userEnvironment(Map.of("LIBFFI_TMPDIR", "/home/u/.cache/ralon/ffi",
                 "RALON_LIBFFI_SET", "1", "RALON_USER_LIBFFI_TMPDIR", "/mine"));
         assertEquals(Map.of("LIBFFI_TMPDIR", "/mine"), own);
         // not set by the launcher (ralon started another way): the user's value stays
-        assertEquals("/x", Run.userLocale(Map.of("LIBFFI_TMPDIR", "/x")).get("LIBFFI_TMPDIR"));
-        assertFalse(Run.userLocale(Map.of("RALON_LIBFFI_SET", "1")).containsKey("RALON_LIBFFI_SET"));
+        assertEquals("/x", Run.userEnvironment(Map.of("LIBFFI_TMPDIR", "/x")).get("LIBFFI_TMPDIR"));
+        assertFalse(Run.userEnvironment(Map.of("RALON_LIBFFI_SET", "1")).containsKey("RALON_LIBFFI_SET"));
     }
 }

@@ -222,12 +222,7 @@ class WritesOutsideE2ETest {
             Files.createDirectory(project.resolve("src"));
             Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-bare-");
             try {
-                u.handOver();
-                CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-R", uid + ":" + uid, bare.toString());
-                ProcessResult setUp = u.sh(project, "git init -q -b main . && git init -q --bare '" + bare + "' &&"
-                        + " git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t"
-                        + " commit -qm one && git remote add origin '" + bare + "'");
-                assertEquals(0, setUp.code(), setUp.toString());
+                repositoryWithBareRemote(u, project, bare, bare.toString());
                 u.assumeBackend(project, backend);
                 ProcessResult r = u.ralon(project, "run", "--backend", backend, "--", "sh", "-c",
                         "echo work > src/a.txt && git add src/a.txt && git -c user.name=t -c user.email=t@t commit -qm"
@@ -240,6 +235,19 @@ class WritesOutsideE2ETest {
                 CliE2ETest.exec(Path.of("/"), null, Map.of(), "rm", "-rf", bare.toString());
             }
         }
+    }
+
+    /**
+     * Hands the base over to {@code u}, makes {@code bare} (a new directory) a bare repository of theirs, and the
+     * project a repository with one commit ("one") whose remote {@code origin} is {@code remote}.
+     */
+    static void repositoryWithBareRemote(AsUser u, Path project, Path bare, String remote) throws Exception {
+        u.handOver();
+        CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-R", u.uid + ":" + u.uid, bare.toString());
+        ProcessResult setUp = u.sh(project, "git init -q -b main . && git init -q --bare '" + bare + "' &&"
+                + " git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t"
+                + " commit -qm one && git remote add origin '" + remote + "'");
+        assertEquals(0, setUp.code(), setUp.toString());
     }
 
     /**
@@ -264,14 +272,11 @@ class WritesOutsideE2ETest {
                     + " exit 255; }\nfor a; do last=$a; done\nexec sh -c \"$last\"\n");
             Files.setPosixFilePermissions(fakeSsh, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
             try {
-                u.handOver();
-                CliE2ETest.exec(Path.of("/"), null, Map.of(), "chown", "-R", uid + ":" + uid, bare.toString());
-                ProcessResult setUp = u.sh(project, "git init -q -b main . && git init -q --bare '" + bare + "/r.git' &&"
-                        + " git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t"
-                        + " commit -qm one && git remote add origin 'ssh://fakehost" + bare + "/r.git' &&"
-                        + " ssh-keygen -q -t ed25519 -N '' -f '" + agentDir + "/key' && ssh-agent -a '" + sock + "' -s"
-                        + " > '" + agentDir + "/env' && SSH_AUTH_SOCK='" + sock + "' ssh-add -q '" + agentDir + "/key'");
-                assertEquals(0, setUp.code(), setUp.toString());
+                repositoryWithBareRemote(u, project, bare, "ssh://fakehost" + bare);
+                ProcessResult agent = u.sh(project, "ssh-keygen -q -t ed25519 -N '' -f '" + agentDir + "/key' &&"
+                        + " ssh-agent -a '" + sock + "' -s > '" + agentDir + "/env' && SSH_AUTH_SOCK='" + sock + "'"
+                        + " ssh-add -q '" + agentDir + "/key'");
+                assertEquals(0, agent.code(), agent.toString());
                 u.assumeBackend(project, backend);
                 Map<String, String> env = Map.of("SSH_AUTH_SOCK", sock.toString(), "GIT_SSH_COMMAND", fakeSsh.toString(),
                         "GIT_SSH_VARIANT", "simple");
@@ -279,13 +284,13 @@ class WritesOutsideE2ETest {
                 ProcessResult refused = u.ralonWith(project, env, "run", "--backend", backend, "--", "sh", "-c", push);
                 assertFalse(refused.out().contains("PUSHED"), refused.toString());
                 assertTrue(refused.err().contains("fake-ssh: no agent"), refused.toString());
-                assertFalse(u.sh(project, "git --git-dir='" + bare + "/r.git' rev-parse -q --verify main").code() == 0,
+                assertFalse(u.sh(project, "git --git-dir='" + bare + "' rev-parse -q --verify main").code() == 0,
                         "nothing reached the remote");
                 ProcessResult allowed = u.ralonWith(project, env, "run", "--backend", backend, "--allow-unix-sockets",
                         "--", "sh", "-c", push);
                 assertTrue(allowed.out().contains("PUSHED"), allowed.toString());
                 assertTrue(allowed.err().contains("unix-sockets (--allow-unix-sockets)"), allowed.toString());
-                ProcessResult log = u.sh(project, "git --git-dir='" + bare + "/r.git' log --format=%s main");
+                ProcessResult log = u.sh(project, "git --git-dir='" + bare + "' log --format=%s main");
                 assertEquals("one\n", log.out(), log.toString());
             } finally {
                 u.sh(project, "SSH_AGENT_PID=$(sed -n 's/^SSH_AGENT_PID=\\([0-9]*\\);.*/\\1/p' '" + agentDir

@@ -131,18 +131,9 @@ public final class SessionContainer {
      */
     public static List<String> argv(Path timeout, Path setpriv, Path mount, List<String> procReadOnly,
                                     List<String> rest) {
-        if (rest.isEmpty() || !rest.get(0).startsWith("/")) {
-            throw new IllegalArgumentException("the command must be an absolute path: " + rest);
-        }
-        List<String> out = new ArrayList<>(List.of(timeout.toString(), "--foreground", "0", SHELL, "-c", PID1, "sh",
-                mount.toString()));
-        for (String p : procReadOnly) {
-            if (!p.startsWith("/proc/") || p.equals("--")) {
-                throw new IllegalArgumentException("not beneath /proc: " + p);
-            }
-            out.add(p);
-        }
-        out.add("--");
+        requireAbsolute(rest);
+        List<String> out = new ArrayList<>(List.of(timeout.toString(), "--foreground", "0"));
+        out.addAll(pid1(mount, procReadOnly));
         out.addAll(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--", timeout.toString(), "--foreground", "0"));
         out.addAll(rest);
         return out;
@@ -207,14 +198,8 @@ public final class SessionContainer {
             throw new ExecException("cannot make the session's mount namespace: " + Errno.text(e) + " (unshare)");
         }
         enter();
-        List<String> argv = new ArrayList<>(List.of(SHELL, "-c", PID1, "sh", mount().orElseThrow().toString()));
-        for (String p : procReadOnly) {
-            if (!p.startsWith("/proc/") || p.equals("--")) {
-                throw new IllegalArgumentException("not beneath /proc: " + p);
-            }
-            argv.add(p);
-        }
-        argv.addAll(List.of("--", SHELL, "-c", PID1_WAIT));
+        List<String> argv = new ArrayList<>(pid1(mount().orElseThrow(), procReadOnly));
+        argv.addAll(List.of(SHELL, "-c", PID1_WAIT));
         Exec.markDescriptorsCloseOnExec();
         int[] ready = pipe();
         int[] life;
@@ -334,13 +319,34 @@ public final class SessionContainer {
      * (descriptor 3, so that nothing the command starts holds it) and execs {@code rest}.
      */
     public static List<String> argvAfterPid1(Path timeout, List<String> rest) {
-        if (rest.isEmpty() || !rest.get(0).startsWith("/")) {
-            throw new IllegalArgumentException("the command must be an absolute path: " + rest);
-        }
+        requireAbsolute(rest);
         List<String> out = new ArrayList<>(List.of(timeout.toString(), "--foreground", "0", SHELL, "-c",
                 "exec " + LIFELINE_FD + ">&-; exec \"$@\"", "sh"));
         out.addAll(rest);
         return out;
+    }
+
+    /**
+     * PID 1's start on either route, up to what it execs: {@link #PID1}'s shell with {@code mount} and each of
+     * {@code procReadOnly} (beneath /proc), then {@code --}.
+     */
+    private static List<String> pid1(Path mount, List<String> procReadOnly) {
+        List<String> out = new ArrayList<>(List.of(SHELL, "-c", PID1, "sh", mount.toString()));
+        for (String p : procReadOnly) {
+            if (!p.startsWith("/proc/") || p.equals("--")) {
+                throw new IllegalArgumentException("not beneath /proc: " + p);
+            }
+            out.add(p);
+        }
+        out.add("--");
+        return out;
+    }
+
+    /** The command after the chain: timeout execs it with execvp(3), which searches PATH only for a bare name. */
+    private static void requireAbsolute(List<String> rest) {
+        if (rest.isEmpty() || !rest.get(0).startsWith("/")) {
+            throw new IllegalArgumentException("the command must be an absolute path: " + rest);
+        }
     }
 
     private static Optional<Path> first(List<String> candidates) {
