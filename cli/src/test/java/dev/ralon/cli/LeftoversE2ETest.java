@@ -81,6 +81,34 @@ class LeftoversE2ETest {
         }
     }
 
+    /**
+     * Around the containment: a leftover that tries to keep PID 1 alive (reopen its lifeline for writing through
+     * /proc/1/fd/3 or any other descriptor of PID 1, stop or kill PID 1) still dies with the command.
+     * Checked from outside: its file is never written.
+     */
+    @ParameterizedTest(name = "uid {0}, {1}")
+    @MethodSource("users")
+    void aLeftoverCannotKeepPid1Alive(int uid, String backend) throws Exception {
+        try (AsUser u = user(uid)) {
+            Path p = project(u);
+            u.handOver();
+            u.assumeBackend(p, backend);
+            Path out = u.base.resolve("out");
+            // each reopen in a leftover of its own (opening a pipe for writing may wait for a reader), holding what
+            // it got; and one plain leftover beside them (the noop control: it writes "late")
+            String hold = "for f in /proc/1/fd/* /proc/1/task/*/fd/*; do (exec 9>>\"$f\" && { echo \"$f\" > " + out
+                    + "/reopened; sleep 2; echo late > " + out + "/held; }) & done; kill -STOP 1;"
+                    + " kill -KILL 1; sleep 2; echo late > " + out + "/late";
+            ProcessResult r = u.ralon(p, "run", "--quiet", "--backend", backend, "--", "sh", "-c",
+                    "(" + hold + ") >/dev/null 2>&1 & sleep 0.5; exit 0");
+            assertEquals(0, r.code(), r.toString());
+            Thread.sleep(4000);
+            assertFalse(Files.exists(out.resolve("reopened")), "a descriptor of PID 1 was reopened: " + r);
+            assertFalse(Files.exists(out.resolve("held")), "a leftover holding PID 1's descriptor lived on: " + r);
+            assertFalse(Files.exists(out.resolve("late")), "the leftover outlived the command: " + r);
+        }
+    }
+
     @ParameterizedTest(name = "uid {0}, {1}")
     @MethodSource("users")
     void sigtermToRalonsPidReachesTheCommandAndStatusesComeBack(int uid, String backend) throws Exception {
