@@ -87,6 +87,10 @@ class WritesOutsideE2ETest {
                     + ".json\""));
             // Claude Code's configuration: hooks in its settings.json, an MCP server in ~/.claude.json
             s.append(attempt("claude-settings", "echo '{\"hooks\":{}}' > \"$HOME/.claude/settings.json\""));
+            s.append(attempt("claude-settings-away", "mv \"$HOME/.claude/settings.json\" \"$HOME/.claude/old.json\""));
+            s.append(attempt("claude-settings-over", "echo '{\"hooks\":{}}' > \"$HOME/.claude/n.json\""
+                    + " && mv -f \"$HOME/.claude/n.json\" \"$HOME/.claude/settings.json\""));
+            s.append(attempt("claude-dir-away", "mv \"$HOME/.claude\" \"$HOME/.claude-old\""));
             s.append(attempt("claude-json", "echo '{\"mcpServers\":{}}' > \"$HOME/.claude.json\""));
             s.append(attempt("tmp", "echo ok > /tmp/" + tag));
             s.append(attempt("project", "echo more >> notes.txt && echo new > work/new.txt"));
@@ -116,12 +120,20 @@ class WritesOutsideE2ETest {
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/history.jsonl")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/new-" + tag + ".json")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude.json")), r.toString());
-                if (backend.equals("mount")) { // a baseline path inside the area; Landlock drops it (docs/security.md)
-                    assertEquals("{}\n", Files.readString(home.resolve(".claude/settings.json")), r.toString());
-                    assertTrue(rc(r, "claude-settings") != 0, r.toString());
-                } else {
-                    assertTrue(r.err().contains("~/.claude/settings.json"), "landlock says it leaves it: " + r);
+                // a baseline path inside an area: a read-only bind under both backends (landlock's contained route
+                // binds it in the session's mount namespace instead of a rule, which would make ~/.claude
+                // create-restricted); nothing replaces it, moves it or its directory away
+                assertEquals("{}\n", Files.readString(home.resolve(".claude/settings.json")), r.toString());
+                for (String refused : List.of("claude-settings", "claude-settings-away", "claude-settings-over",
+                        "claude-dir-away")) {
+                    assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
                 }
+                assertFalse(Files.exists(home.resolve(".claude/old.json")), r.toString());
+                assertFalse(Files.exists(home.resolve(".claude-old")), r.toString());
+                assertFalse(r.err().contains("~/.claude/settings.json"), "no NOT protected note for it: " + r);
+                // what does not exist can be created (a bind needs an object): said at start, by name
+                assertTrue(r.err().contains(backend.equals("mount") ? "absent, whose creation mount cannot stop"
+                        : "~/.claude/hooks"), r.toString());
                 assertEquals("ok\n", Files.readString(Path.of("/tmp/" + tag)), r.toString());
                 assertEquals("notes\nmore\n", Files.readString(project.resolve("notes.txt")), r.toString());
                 assertEquals("new\n", Files.readString(project.resolve("work/new.txt")), r.toString());

@@ -170,8 +170,8 @@ public final class Baseline {
     /**
      * What {@code enforcer} can add of {@code items} to the policy's {@code set}, whose plan is {@code plan}: absent
      * paths only when it keeps {@link Guarantee#CREATE_MISSING}; nothing that makes a plan refuse what it did not
-     * refuse; nothing that makes a directory create-restricted that the policy's plan leaves free. Plans at most three
-     * times (once when nothing must be dropped).
+     * refuse; nothing that makes a directory create-restricted that the policy's plan leaves free (the absent items
+     * beneath such a directory are blamed first). Plans at most four times (once when nothing must be dropped).
      */
     public static Applied apply(Enforcer enforcer, ProtectedSet set, Plan plan, List<Item> items) {
         return apply(enforcer, set, plan, items, null);
@@ -203,6 +203,31 @@ public final class Baseline {
         newRestricted.removeAll(plan.createRestricted());
         if (newRefusals.isEmpty() && newRestricted.isEmpty()) {
             return new Applied(merge(set, candidates), with, candidates, dropped);
+        }
+        if (newRefusals.isEmpty()) {
+            // Only new create-restricted directories: first blame the absent items beneath them. A plan can protect an
+            // existing path without restricting its directories (landlock's contained route binds those outside the
+            // project) but never an absent one, and dropping all beneath a directory for one absent name (an agent's
+            // state directory: settings.json there, hooks/ not yet) would lose what exists for nothing.
+            List<Item> present = new ArrayList<>();
+            List<Dropped> absentDropped = new ArrayList<>();
+            for (Item i : candidates) {
+                Path under = i.absent() ? restrictedAncestor(i, newRestricted) : null;
+                if (under == null) {
+                    present.add(i);
+                } else {
+                    absentDropped.add(new Dropped(i, "it does not exist, and keeping it from being created would make " + under
+                            + " create-restricted"));
+                }
+            }
+            if (!absentDropped.isEmpty() && !present.isEmpty()) {
+                Plan narrowed = enforcer.plan(merge(set, present));
+                if (narrowed.refusals().equals(plan.refusals())
+                        && new HashSet<>(plan.createRestricted()).containsAll(narrowed.createRestricted())) {
+                    dropped.addAll(absentDropped);
+                    return new Applied(merge(set, present), narrowed, present, dropped);
+                }
+            }
         }
         List<Item> kept = new ArrayList<>();
         for (Item i : candidates) {
@@ -250,6 +275,18 @@ public final class Baseline {
         }
         List<Item> candidates = candidates(enforcer, items, new ArrayList<>());
         return candidates.isEmpty() ? null : merge(set, candidates);
+    }
+
+    /** The nearest directory of {@code restricted} above one of the item's paths, or null. */
+    private static Path restrictedAncestor(Item item, Set<Path> restricted) {
+        for (ProtectedPath p : item.paths()) {
+            for (Path a = p.path().getParent(); a != null; a = a.getParent()) {
+                if (restricted.contains(a)) {
+                    return a;
+                }
+            }
+        }
+        return null;
     }
 
     /** The items {@code enforcer} can be asked to keep; the others are added to {@code dropped}, with the reason. */

@@ -2,6 +2,7 @@ package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Confinement;
+import dev.ralon.enforcer.spi.exec.Binds;
 import dev.ralon.enforcer.spi.exec.ExecException;
 import dev.ralon.enforcer.spi.exec.LauncherNamespace;
 import dev.ralon.enforcer.spi.exec.LibC;
@@ -218,6 +219,14 @@ public final class LandlockEnforcer implements Enforcer {
         long handled = Access.handledFor(Math.max(abi, 1));
         List<String> aliasNotes = new ArrayList<>();
         protectedSet = MountAliases.withAliases(protectedSet, MountTable.read(), aliasNotes);
+        List<Binds.Entry> binds = List.of();
+        List<Plan.Step> bindSteps = List.of();
+        if (notContained == null) {
+            ContainedBinds.Result b = ContainedBinds.select(protectedSet);
+            protectedSet = b.rules();
+            binds = b.binds();
+            bindSteps = b.steps();
+        }
         RulePlanner.Result r = RulePlanner.plan(protectedSet, handled);
         for (String refusal : r.refusals()) {
             refusals.add(Plan.Refusal.of(null, refusal, GUARANTEES));
@@ -248,6 +257,7 @@ public final class LandlockEnforcer implements Enforcer {
                 + " PID 1, which mounts the namespace's /proc before the restriction" + (procReadOnly.isEmpty() ? ""
                 : " and binds " + procReadOnly + " read-only on it") + ", beneath ralon's process (timeout(1), which"
                 + " passes signals on): when the command ends, every process it started ends"));
+            steps.addAll(bindSteps);
         } else {
             refusals.add(Plan.Refusal.of(null, "processes the command starts could outlive it: " + notContained,
                 Set.of(Guarantee.LEFTOVERS)));
@@ -277,7 +287,7 @@ public final class LandlockEnforcer implements Enforcer {
             }
         }
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
-            r.refusedPaths(), notContained == null, List.copyOf(procReadOnly));
+            r.refusedPaths(), notContained == null, List.copyOf(procReadOnly), binds);
         Plan.Builder plan = Plan.builder(name()).createRestricted(r.onTheWay()).payload(payload);
         steps.forEach(plan::step);
         warnings.forEach(plan::warning);
@@ -327,7 +337,8 @@ public final class LandlockEnforcer implements Enforcer {
 
     /** What {@link #plan} hands to {@link #prepare}. */
     record Payload(int abi, long handled, List<Path> onTheWay, List<ProtectedPath> protectedPaths,
-                   List<RulePlanner.Rule> rules, Set<Path> refusedPaths, boolean contained, List<Path> procReadOnly) {
+                   List<RulePlanner.Rule> rules, Set<Path> refusedPaths, boolean contained, List<Path> procReadOnly,
+                   List<Binds.Entry> binds) {
     }
 
     /** The session's own /proc, when it is contained. */
@@ -373,7 +384,7 @@ public final class LandlockEnforcer implements Enforcer {
                 throw new EnforcementException("landlock: " + String.join("; ", r.refusals()));
             }
             pl = new Payload(pl.abi(), pl.handled(), r.onTheWay(), pl.protectedPaths(), r.rules(), r.refusedPaths(),
-                pl.contained(), pl.procReadOnly());
+                pl.contained(), pl.procReadOnly(), pl.binds());
         }
         java.util.Optional<LauncherNamespace.Ids> launcherNs = LauncherNamespace.current();
         if (!pl.contained() && launcherNs.isEmpty()) {
@@ -405,6 +416,8 @@ public final class LandlockEnforcer implements Enforcer {
             () -> new EnforcementException("landlock: timeout(1) is gone since the plan"));
         try {
             SessionContainer.startPid1(pl.procReadOnly().stream().map(Path::toString).toList());
+            // in the session's mount namespace startPid1 made, before the restriction refuses every mount
+            Binds.bindAll(pl.binds());
         } catch (ExecException e) {
             throw new EnforcementException("landlock: " + e.getMessage());
         }

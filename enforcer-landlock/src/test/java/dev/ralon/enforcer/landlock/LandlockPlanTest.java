@@ -292,6 +292,51 @@ class LandlockPlanTest {
         assertFalse(not.payload(LandlockEnforcer.Payload.class).contained());
     }
 
+    /**
+     * Contained, an existing file or directory protected outside the project is a read-only bind in the session's
+     * mount namespace, after binds of the directories on the way, and no rule: its directories (an agent's state
+     * directory) stay free. Inside the project, missing outside it, or not contained: rules, as before.
+     */
+    @Test
+    void containedProtectsExistingPathsOutsideTheProjectByBindsNotRules() throws IOException {
+        base = Sandboxes.newBase("ralon-ll-binds-");
+        Path proj = Files.createDirectories(base.resolve("proj"));
+        Files.writeString(proj.resolve("secret.txt"), "s\n");
+        Path state = Files.createDirectories(base.resolve("home/.agent"));
+        Files.writeString(state.resolve("settings.json"), "{}\n");
+        Path hooks = Files.createDirectories(state.resolve("hooks"));
+        Path absent = state.resolve("rules.toml");
+        List<ProtectedPath> paths = new ArrayList<>(List.of(
+            new ProtectedPath(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE, List.of("secret.txt")),
+            new ProtectedPath(state.resolve("settings.json"), ProtectedPath.Kind.FILE, List.of("baseline")),
+            new ProtectedPath(hooks, ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
+        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of());
+        LandlockEnforcer e = new LandlockEnforcer();
+
+        Plan contained = e.plan(set, 7, null);
+        assertTrue(contained.enforceable(), contained.refusals().toString());
+        LandlockEnforcer.Payload pl = contained.payload(LandlockEnforcer.Payload.class);
+        List<String> readOnly = pl.binds().stream().filter(b -> b.readOnly()).map(b -> b.path()).toList();
+        assertEquals(List.of(hooks.toString(), state.resolve("settings.json").toString()), readOnly);
+        List<String> ways = pl.binds().stream().filter(b -> !b.readOnly()).map(b -> b.path()).toList();
+        assertTrue(ways.contains(state.toString()) && ways.contains(base.toString()), ways.toString());
+        assertTrue(ways.indexOf(base.toString()) < ways.indexOf(state.toString()), "parents first: " + ways);
+        assertFalse(contained.createRestricted().contains(state), contained.createRestricted().toString());
+        assertTrue(contained.createRestricted().contains(proj), "in the project: a rule, as before");
+        assertEquals(List.of(proj.resolve("secret.txt")), pl.protectedPaths().stream().map(ProtectedPath::path).toList());
+        assertTrue(contained.steps().stream().anyMatch(st -> st.action().equals("bind-readonly")
+            && hooks.equals(st.path())), contained.steps().toString());
+
+        paths.add(new ProtectedPath(absent, ProtectedPath.Kind.MISSING, List.of("baseline")));
+        Plan withAbsent = e.plan(new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of()), 7, null);
+        assertTrue(withAbsent.createRestricted().contains(state), "a missing path stays a rule: its creation is"
+            + " refused by making its directory create-restricted");
+
+        Plan not = e.plan(set, 7, "user namespaces are not usable here");
+        assertTrue(not.payload(LandlockEnforcer.Payload.class).binds().isEmpty());
+        assertTrue(not.createRestricted().contains(state), not.createRestricted().toString());
+    }
+
     private static String detailOf(List<Plan.Step> rules, Path p) {
         return rules.stream().filter(s -> p.equals(s.path())).findFirst().orElseThrow().detail();
     }

@@ -91,8 +91,7 @@ public final class MountStage {
                 here.add(e);
             }
         }
-        Mounts.mountAll(here);
-        Mounts.verifyAll(here);
+        Mounts.mountAll(here); // and checks every bind in place
         // Descriptors 0-2 opened before the namespaces exist still lead to the host's mounts: reopen or refuse them.
         // Before the confinement: a file the user redirected the command's output to is the user's choice, and is
         // judged by the protected set alone.
