@@ -129,7 +129,7 @@ class PluginsE2ETest {
 
     /**
      * run probes the built-in backends early, on a thread of its own while the policy loads (BackendSurvey.forRun), but a
-     * plugin's probe runs where it always ran: once, on the main thread, chosen by rank or pinned.
+     * plugin's probe runs once, when chosen by rank or pinned, on the thread of its bounded call (Isolated).
      */
     @Test
     void aPluginsProbeRunsOnceAndOnTheMainThread() throws Exception {
@@ -141,7 +141,8 @@ class PluginsE2ETest {
             ProcessResult r = ralon(env, args.toArray(String[]::new));
             assertEquals(0, r.code(), r.err());
             assertTrue(r.err().contains("via the test-counted backend"), r.err());
-            assertEquals(List.of("main"), Files.readAllLines(log), "the plugin's probe calls for " + args);
+            assertEquals(List.of("ralon-plugin-test-counted"), Files.readAllLines(log),
+                    "the plugin's probe calls for " + args + " (one, on the bounded call's thread)");
             Files.delete(log);
         }
     }
@@ -242,6 +243,40 @@ class PluginsE2ETest {
         assertTrue(loads.stream().anyMatch(l -> l.endsWith(" org.example.plugins.PluginEnforcers$Good source: "
                 + good.toUri().toString().replace("file:///", "file:/"))), String.join("\n", loads.stream()
                 .filter(l -> l.contains("PluginEnforcers")).toList()));
+    }
+
+    /**
+     * A plugin's probe that never returns costs a few seconds and one line: status lists every other backend, a run
+     * without --backend passes it over (it ranks first), a run pinned to it is refused; nothing hangs.
+     */
+    @Test
+    void aProbeThatNeverReturnsIsGivenUpWithOneLine() throws Exception {
+        plugin("hangs.jar", PluginEnforcers.HangsInProbe.class);
+        long t0 = System.nanoTime();
+        ProcessResult status = ralon("status");
+        assertEquals(0, status.code(), status.toString());
+        assertTrue(status.out().contains("probe() did not return within 3 s"), status.out());
+        assertTrue(status.out().lines().anyMatch(l -> l.startsWith("  mount")), status.out());
+        ProcessResult run = ralon("run", "--", "true");
+        assertEquals(0, run.code(), run.toString());
+        assertFalse(run.err().contains("via the test-hangs backend"), run.err());
+        ProcessResult pinned = ralon("run", "--backend", "test-hangs", "--", "true");
+        assertEquals(2, pinned.code(), pinned.toString());
+        assertTrue(lastLine(pinned.err()).contains("probe() did not return within 3 s"), pinned.err());
+        assertNoStackTrace(pinned);
+        long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+        assertTrue(seconds < 60, "three commands with a stuck probe took " + seconds + " s");
+    }
+
+    @Test
+    void pinningAnExcludedPluginSaysItWasExcludedAndWhy() throws Exception {
+        plugin("no-description.jar", PluginEnforcers.ThrowsFromDescription.class);
+        ProcessResult r = ralon("run", "--backend", "test-no-description", "--", "true");
+        assertEquals(2, r.code(), r.toString());
+        String last = lastLine(r.err());
+        assertTrue(last.startsWith("ralon: backend 'test-no-description' was excluded: plugin "), last);
+        assertTrue(last.contains("description() failed: ") && last.contains("no description today"), last);
+        assertNoStackTrace(r);
     }
 
     @Test

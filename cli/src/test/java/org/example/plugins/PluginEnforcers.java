@@ -139,6 +139,43 @@ public final class PluginEnforcers {
         }
     }
 
+    /** A probe that never returns: status and run give it up after a bound, with one line, and go on. */
+    public static final class HangsInProbe extends Base {
+        @Override
+        public String name() {
+            return "test-hangs";
+        }
+
+        @Override
+        public int rank() {
+            return 500;
+        }
+
+        @Override
+        public Probe probe() {
+            while (true) {
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    // a stuck plugin ignores interrupts too
+                }
+            }
+        }
+    }
+
+    /** Has a name but its description() fails: excluded at discovery, and pinning it says so. */
+    public static final class ThrowsFromDescription extends Base {
+        @Override
+        public String name() {
+            return "test-no-description";
+        }
+
+        @Override
+        public String description() {
+            throw new IllegalStateException("no description today");
+        }
+    }
+
     /** A plugin jar trying to take a built-in name from a class under dev.ralon is built by the test itself. */
     public static final class NotAnEnforcer {
     }

@@ -52,8 +52,18 @@ public final class Backends {
 
     /** The "unknown backend" line: the known names, and where a third-party backend goes. */
     public static String unknownBackend(Enforcers enforcers, String name) {
+        // a backend by that name was found and excluded (a failing identity call, a reserved or twin name): say that,
+        // not "unknown"
+        for (String problem : problems(enforcers)) {
+            if (problem.contains("'" + name + "'")) {
+                return "backend '" + name + "' was excluded: " + problem;
+            }
+        }
         Path dir = plugins().dir();
-        return "unknown backend '" + name + "'; known backends: "
+        String excluded = problems(enforcers).stream().filter(p -> p.endsWith("; excluded"))
+                .collect(Collectors.joining("; "));
+        return "unknown backend '" + name + "'" + (excluded.isEmpty() ? "" : " (excluded at discovery: " + excluded
+                + ")") + "; known backends: "
                 + enforcers.all().stream().map(Enforcer::name).collect(Collectors.joining(", "))
                 + (dir != null ? "; a third-party backend is added by putting its jar in " + dir
                 : "; a third-party backend is added by putting its jar in " + PluginDirectory.NAME

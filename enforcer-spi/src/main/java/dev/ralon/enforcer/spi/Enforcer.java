@@ -9,12 +9,15 @@ import java.util.Set;
  * {@code META-INF/services/dev.ralon.enforcer.spi.Enforcer} (and {@code provides} it in module-info, if you have one).
  *
  * <h2>Life cycle</h2>
- * The host ({@code ralon run}) calls, on its main thread and in this order: {@link #probe()}; {@link #plan} with the
- * expanded protected set; then, only when the plan is enforceable (or the user explicitly accepted a degraded run),
- * {@link #prepare}; then it execs the returned {@link Launch} in place with {@link dev.ralon.enforcer.spi.exec.Exec},
- * after the exec hygiene described there. No supervisor of the backend's own: the Launch execs in place; a backend
- * that declares {@link Guarantee#LEFTOVERS} runs the command beneath PID 1 of a PID namespace of its own (the chain of
- * {@link dev.ralon.enforcer.spi.exec.SessionContainer}, which passes signals on), any other runs the command as the
+ * The host ({@code ralon run}) calls, in this order: {@link #probe()}; {@link #plan} with the expanded protected set
+ * (each, for a third party's backend, on a thread of the host's, bounded: a probe that has not returned within 3 s, a
+ * plan within 15 s, is given up, reported in one line, and the backend passed over); then, only when the plan is
+ * enforceable (or the user explicitly accepted a degraded run), {@link #prepare}, on the thread that will exec (not
+ * bounded: it restricts that thread); then it execs the returned {@link Launch} in place with
+ * {@link dev.ralon.enforcer.spi.exec.Exec}, after the exec hygiene described there. No supervisor of the backend's
+ * own: the Launch execs in place; a backend that declares {@link Guarantee#LEFTOVERS} runs the command beneath PID 1
+ * of a PID namespace of its own (the chain of {@link dev.ralon.enforcer.spi.exec.SessionContainer}, which passes
+ * signals on), any other runs the command as the
  * process ralon was started as. The last step of
  * that hygiene is the host's terminal guard (a seccomp filter refusing ioctl TIOCSTI/TIOCLINUX, inherited by the
  * Launch and everything it execs); installing it sets no_new_privs when the process lacks CAP_SYS_ADMIN in its user

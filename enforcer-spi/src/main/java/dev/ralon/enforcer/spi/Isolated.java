@@ -28,11 +28,12 @@ final class Isolated implements Enforcer {
         this.plugin = plugin;
         String cls = delegate.getClass().getName();
         this.name = call(cls, "name()", delegate::name);
-        this.description = call(cls, "description()", delegate::description);
-        this.rank = call(cls, "rank()", delegate::rank);
-        Set<Guarantee> g = call(cls, "guarantees()", delegate::guarantees);
+        String named = cls + " named '" + name + "'"; // so that pinning it later says it was excluded, and why
+        this.description = call(named, "description()", delegate::description);
+        this.rank = call(named, "rank()", delegate::rank);
+        Set<Guarantee> g = call(named, "guarantees()", delegate::guarantees);
         this.guarantees = g.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(g));
-        Set<ProtectedPath.Kind> k = call(cls, "coveredKinds()", delegate::coveredKinds);
+        Set<ProtectedPath.Kind> k = call(named, "coveredKinds()", delegate::coveredKinds);
         this.coveredKinds = Set.copyOf(k);
     }
 
@@ -44,6 +45,8 @@ final class Isolated implements Enforcer {
         T result;
         try {
             result = c.call();
+        } catch (EnforcerFailure f) { // a bounded call given up: already worded
+            throw f;
         } catch (Throwable t) { // a plugin's failure of any kind: reported, never propagated
             throw new EnforcerFailure(who + " (" + origin + "): " + method + " failed: " + Enforcers.oneLine(t), t);
         }
@@ -98,14 +101,57 @@ final class Isolated implements Enforcer {
         return coveredKinds;
     }
 
+    /** How long a plugin's {@link #probe} may take before it is reported and the backend passed over. */
+    static final long PROBE_BOUND_MILLIS = 3_000;
+    /** How long a plugin's {@link #plan} may take (it may walk the protected set). */
+    static final long PLAN_BOUND_MILLIS = 15_000;
+
     @Override
     public Probe probe() {
-        return call("backend " + name, "probe()", delegate::probe);
+        return call("backend " + name, "probe()", bounded("probe()", PROBE_BOUND_MILLIS, delegate::probe));
     }
 
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return call("backend " + name, "plan()", () -> delegate.plan(protectedSet));
+        return call("backend " + name, "plan()", bounded("plan()", PLAN_BOUND_MILLIS,
+                () -> delegate.plan(protectedSet)));
+    }
+
+    /**
+     * A plugin's call, bounded: it runs on a daemon thread of its own and is given up after {@code millis}, with an
+     * {@link EnforcerFailure} that says so (the thread is left to itself: a call that never returns cannot be
+     * stopped, but nothing waits for it, and it ends with the JVM or the exec). Ralon's own backends are called
+     * directly, on the caller's thread: their waits are bounded where they are made. Not {@link #prepare}: it restricts the calling thread,
+     * so it cannot move to another one.
+     */
+    private <T> Call<T> bounded(String method, long millis, Call<T> c) {
+        if (!plugin && className().startsWith("dev.ralon.")) {
+            return c; // Ralon's own (a third party's on the class path, the kit's case, is bounded too)
+        }
+        return () -> {
+            java.util.concurrent.CompletableFuture<T> f = new java.util.concurrent.CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    f.complete(c.call());
+                } catch (Throwable x) { // handed to the caller, which reports it as the plugin's
+                    f.completeExceptionally(x);
+                }
+            }, "ralon-plugin-" + name);
+            t.setDaemon(true);
+            t.start();
+            try {
+                return f.get(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new EnforcerFailure("backend " + name + " (" + origin + "): " + method + " did not return within "
+                        + (millis / 1000) + " s; given up", null);
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception ex) {
+                    throw ex;
+                }
+                throw (Error) cause;
+            }
+        };
     }
 
     @Override

@@ -122,7 +122,7 @@ class EnforcersTest {
         Enforcers es = Enforcers.of(List.of(throwsOnRank, nullName, thirdParty("good", 1)));
         assertEquals(List.of("good"), es.all().stream().map(Enforcer::name).toList());
         assertEquals(2, es.problems().size(), es.problems().toString());
-        assertTrue(es.problems().get(0).matches("plugin dev\\.ralon\\.enforcer\\.spi\\.EnforcersTest\\$1 \\(.*\\): rank\\(\\) failed:"
+        assertTrue(es.problems().get(0).matches("plugin dev\\.ralon\\.enforcer\\.spi\\.EnforcersTest\\$1 named .bad-rank. \\(.*\\): rank\\(\\) failed:"
                 + " NoClassDefFoundError: org/example/Missing; excluded"), es.problems().get(0));
         assertTrue(es.problems().get(1).contains("name() returned null"), es.problems().get(1));
         es.problems().forEach(p -> assertFalse(p.contains("\n"), p));
