@@ -1,0 +1,18 @@
+/**
+ * The tests' one scaffolding, shared by every module: {@link dev.ralon.testsupport.TestProcess} runs a child process
+ * and {@link dev.ralon.testsupport.ProcessResult} is what it left (status, output, pid); the one rule for a test that
+ * needs something of the machine is {@link dev.ralon.testsupport.Requirements} and
+ * {@link dev.ralon.testsupport.RequiresRoot} (applied by {@link dev.ralon.testsupport.RequiresRootExtension}): skipped
+ * with the reason where it is missing, failed instead under {@code CI=true}; {@link dev.ralon.testsupport.Seeds} gives
+ * the seeded generators their seed (fixed under CI, fresh locally, always printed, {@code -Dralon.seed=N} replays).
+ *
+ * <p>It is no step of the data flow (agent.lock, Policy, protected set, Plan, Enforcer, exec): it is how the tests of
+ * every step run real processes against the real kernel. Depends on junit-jupiter-api only, and on no Ralon module.
+ * Used in test scope by policy-core, host, the backends, the cli and enforcement-tests, and in compile scope by the
+ * conformance kit alone, whose preconditions use the same rule.
+ *
+ * <p>Where new things go: a test that needs root, a kernel feature or a tool says so through {@code @RequiresRoot} or
+ * {@code Requirements.require}, never with a skip of its own; a child process runs through {@code TestProcess}, and
+ * randomness takes its seed from {@code Seeds}. Helpers of one module's tests stay in that module.
+ */
+package dev.ralon.testsupport;
