@@ -1,5 +1,5 @@
 import com.sun.jna.StringArray;
-import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.linux.LibC;
 
 /**
  * The least a JNA-based Landlock start does, for bench/floor.sh: JNA's initialisation (java.util.logging, its native

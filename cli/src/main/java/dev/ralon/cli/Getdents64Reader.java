@@ -3,8 +3,8 @@ package dev.ralon.cli;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
 import dev.ralon.policy.DirectoryReader;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.ralon.cli;
 
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;

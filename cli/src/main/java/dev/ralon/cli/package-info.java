@@ -21,5 +21,8 @@
  * in {@code RequestParityTest}. Refusals are a {@code CliException} (one {@code ralon:} line), exit codes come from
  * {@code ExitCodes}, JSON is written by {@code Json}; a new hook format goes in {@code Hook} and
  * {@code HookPayload}. Backend logic does not belong here: it goes in the host module or in a backend.
+ *
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public for Ralon's own modules, no compatibility promise.
  */
+@dev.ralon.enforcer.spi.Internal("the ralon executable")
 package dev.ralon.cli;

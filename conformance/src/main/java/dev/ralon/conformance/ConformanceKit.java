@@ -109,7 +109,7 @@ public final class ConformanceKit {
 
         /**
          * Starts the host JVM as Ralon's launcher starts {@code ralon run}: as root of a fresh user and mount namespace
-         * that names it ({@code ralon.sh}; {@link dev.ralon.enforcer.spi.exec.LauncherNamespace}), so that Ralon's
+         * that names it ({@code ralon.sh}; {@link dev.ralon.linux.LauncherNamespace}), so that Ralon's
          * mount backend makes its binds in the host JVM instead of in its stage, and its landlock backend can make the
          * session's PID namespace (it refuses to start without). For Ralon's own tests of those routes; a third-party
          * enforcer has no use for it.

@@ -3,7 +3,7 @@ package dev.ralon.conformance;
 import dev.ralon.conformance.ConformanceKit.Report;
 import dev.ralon.conformance.ConformanceKit.Verdict;
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.testsupport.Requirements;

@@ -84,7 +84,7 @@ class KitSelfTest {
 
     @Test
     void anEnforcerThatHoldsGuaranteesItDoesNotDeclareFailsForEachOfThem() {
-        var probe = dev.ralon.enforcer.spi.Enforcers.discover(getClass().getClassLoader()).byName("mount")
+        var probe = dev.ralon.host.discovery.Enforcers.discover(getClass().getClassLoader()).byName("mount")
                 .orElseThrow().probe();
         dev.ralon.testsupport.Requirements.require(probe.available(), "the mount backend (" + probe.detail() + ")");
         Events events = run(KitFixtures.UnderClaiming.class);
@@ -110,7 +110,7 @@ class KitSelfTest {
      */
     @Test
     void anEnforcerWhoseCommandKeepsMountCapabilitiesFailsTheMountTableAttacks() {
-        var probe = dev.ralon.enforcer.spi.Enforcers.discover(getClass().getClassLoader()).byName("mount")
+        var probe = dev.ralon.host.discovery.Enforcers.discover(getClass().getClassLoader()).byName("mount")
                 .orElseThrow().probe();
         dev.ralon.testsupport.Requirements.require(probe.available(), "user namespaces (" + probe.detail() + ")");
         Events events = run(KitFixtures.CapsKeeping.class);

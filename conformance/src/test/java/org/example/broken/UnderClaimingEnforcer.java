@@ -3,7 +3,7 @@ package org.example.broken;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;

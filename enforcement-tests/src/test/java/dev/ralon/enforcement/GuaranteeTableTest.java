@@ -3,7 +3,7 @@ package dev.ralon.enforcement;
 import dev.ralon.conformance.GuaranteeTable;
 
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

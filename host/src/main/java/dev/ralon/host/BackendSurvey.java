@@ -2,11 +2,11 @@ package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.EnforcerFailure;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.EnforcerFailure;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.linux.LibC;
 
 import java.util.ArrayList;
 import java.util.List;

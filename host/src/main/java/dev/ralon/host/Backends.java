@@ -1,8 +1,8 @@
 package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.EnforcerFailure;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.EnforcerFailure;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;

@@ -13,7 +13,7 @@ import java.util.Map;
  * The plugin directory of the single executable: {@code ralon-plugins/} beside the {@code ralon} file. Every
  * {@code *.jar} in it is a third-party enforcer, loaded by {@code ralon run} and {@code ralon status} in a class loader
  * of its own, in the same JVM the launcher started: so the command gets the same exec hygiene as the built-in
- * backends (RLIMIT_NOFILE, signal mask, descriptors; {@link dev.ralon.enforcer.spi.exec.Exec}), and the launcher's
+ * backends (RLIMIT_NOFILE, signal mask, descriptors; {@link dev.ralon.linux.Exec}), and the launcher's
  * start-up archive is untouched (the archive is keyed to the application class path, which plugins are not on).
  *
  * <p>Trust (the same rules as the launcher's {@code .ralon-cds}, docs/security.md): the directory and each jar must be

@@ -1,7 +1,7 @@
 package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.SessionGuarantee;
-import dev.ralon.enforcer.spi.exec.SessionGuard;
+import dev.ralon.linux.SessionGuard;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -39,7 +39,7 @@ public record SessionReport(int landlockAbi, boolean allowUnixSockets) {
     }
 
     /**
-     * What {@link dev.ralon.enforcer.spi.exec.Exec#replaceProcess} installs for {@code backend}: under landlock, whose
+     * What {@link dev.ralon.linux.Exec#replaceProcess} installs for {@code backend}: under landlock, whose
      * own domain handles file access, the session domain also grants LANDLOCK_ACCESS_FS_REFER beneath / (see
      * {@link SessionGuard.Options#grantRefer()}).
      */

@@ -20,5 +20,8 @@
  * {@code BaselineItems} (with its reason), and what a backend keeps of it in {@code Baseline.apply}; a new place the
  * session may write in {@code WritableAreas}; a line the run prints at start in {@code StartReport}; a refusal is a
  * {@code HostException} whose message is one sentence. Per-command code stays in the cli.
+ *
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public for Ralon's own modules, no compatibility promise.
  */
+@dev.ralon.enforcer.spi.Internal("Ralon's cli and conformance kit")
 package dev.ralon.host;

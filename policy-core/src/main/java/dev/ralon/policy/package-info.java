@@ -25,5 +25,8 @@
  * {@code HardenedGit}. A new key of agent.lock touches {@code PolicyShapeCheck}, {@code PolicyBuilder},
  * {@code Policy}, the schema and the vectors in policy-spec and docs/spec.md together, and needs format version 2
  * (docs/spec.md, section 9.3; CONTRIBUTING.md, "Recipe: a policy key in agent.lock").
+ *
+ * <p>Internal: public for Ralon's own modules (cli, host, maven-plugin, conformance), with no compatibility promise;
+ * the stable contract of agent.lock is docs/spec.md with its vectors, not these types.
  */
 package dev.ralon.policy;

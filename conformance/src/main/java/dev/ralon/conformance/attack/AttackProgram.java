@@ -102,7 +102,7 @@ public final class AttackProgram {
     private static final int AT_RECURSIVE = 0x8000;
     private static final int O_CREAT = 0100;
     // arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h; asm-generic/ioctls.h
-    private static final long SYS_IOCTL = dev.ralon.enforcer.spi.exec.LinuxAbi.SYS_IOCTL;
+    private static final long SYS_IOCTL = dev.ralon.linux.LinuxAbi.SYS_IOCTL;
     private static final long TIOCSTI = 0x5412;
     private static final long TIOCSTI_HIGH_BITS = 0x100005412L;
 

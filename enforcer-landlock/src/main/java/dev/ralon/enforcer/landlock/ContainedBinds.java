@@ -3,7 +3,7 @@ package dev.ralon.enforcer.landlock;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.Binds;
+import dev.ralon.linux.Binds;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.TreeSet;
 
 /**
  * A contained session has a mount namespace of its own, made before the restriction by a thread that is root of the
- * launcher's user namespace ({@link dev.ralon.enforcer.spi.exec.SessionContainer#startPid1}): there, a protected path
+ * launcher's user namespace ({@link dev.ralon.linux.SessionContainer#startPid1}): there, a protected path
  * outside the project can be a read-only bind instead of a Landlock rule. Why: Landlock's rules only grant, so a rule
  * set protects a path by granting its siblings, and every directory on the way to it becomes create-restricted
  * (docs/backend-landlock.md). Outside the project that stopped whole directories the session must write in: an agent's
@@ -91,7 +91,7 @@ final class ContainedBinds {
         for (Path p : sorted) {
             Binds.Entry e = readOnly.get(p);
             binds.add(e);
-            steps.add(new Plan.Step("bind-readonly", p, (e.type() == dev.ralon.enforcer.spi.exec.LinuxAbi.S_IFDIR
+            steps.add(new Plan.Step("bind-readonly", p, (e.type() == dev.ralon.linux.LinuxAbi.S_IFDIR
                     ? "directory and everything beneath it" : "file") + " outside the project; in the session's mount"
                     + " namespace, bound onto itself, recursive, read-only (no Landlock rule: its directories stay"
                     + " free)"));

@@ -4,9 +4,9 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
-import dev.ralon.enforcer.spi.exec.Errno;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.Errno;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.ProtectedPath;
 

@@ -1,7 +1,7 @@
 package dev.ralon.enforcer.landlock;
 
-import dev.ralon.enforcer.spi.exec.LauncherNamespace;
-import dev.ralon.enforcer.spi.exec.SessionContainer;
+import dev.ralon.linux.LauncherNamespace;
+import dev.ralon.linux.SessionContainer;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -2,14 +2,14 @@ package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Confinement;
-import dev.ralon.enforcer.spi.exec.Binds;
-import dev.ralon.enforcer.spi.exec.ExecException;
-import dev.ralon.enforcer.spi.exec.LauncherNamespace;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.SessionContainer;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
-import dev.ralon.enforcer.spi.exec.MountTable;
-import dev.ralon.enforcer.spi.exec.Errno;
+import dev.ralon.linux.Binds;
+import dev.ralon.linux.ExecException;
+import dev.ralon.linux.LauncherNamespace;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.SessionContainer;
+import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.MountTable;
+import dev.ralon.linux.Errno;
 import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Enforcer;
 import dev.ralon.enforcer.spi.Guarantee;
@@ -175,7 +175,7 @@ public final class LandlockEnforcer implements Enforcer {
     /** For a root invoker, /proc/sys, /sys and the other {@link KernelInterfaces} are planned as protected too. */
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return plan(KernelInterfaces.forRootInvoker(protectedSet), abi(), LandlockContainment.unavailableReason());
+        return plan(KernelInterfaces.forRootInvoker(protectedSet, LauncherNamespace.invokerIsRoot()), abi(), LandlockContainment.unavailableReason());
     }
 
     /** The plan for a kernel answering {@code abi} (see {@link #abi()}) where the session can be contained; pure. */

@@ -2,8 +2,8 @@ package dev.ralon.enforcer.landlock;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
 
 import java.nio.charset.Charset;
 

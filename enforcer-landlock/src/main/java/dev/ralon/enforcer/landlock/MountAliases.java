@@ -2,7 +2,7 @@ package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.MountTable;
+import dev.ralon.linux.MountTable;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.ralon.enforcer.landlock;
 
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
-import dev.ralon.enforcer.spi.exec.Errno;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.Errno;
 import com.sun.jna.Memory;
 import dev.ralon.enforcer.landlock.LinuxCalls.Id;
 import dev.ralon.enforcer.landlock.LinuxCalls.Stat;

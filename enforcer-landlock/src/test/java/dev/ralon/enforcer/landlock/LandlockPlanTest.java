@@ -2,7 +2,7 @@ package dev.ralon.enforcer.landlock;
 
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.EnforcementException;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
@@ -153,7 +153,7 @@ class LandlockPlanTest {
         assertTrue(plan.enforceable(), "refusals: " + plan.refusals());
         List<Path> way = new java.util.ArrayList<>(List.of(Path.of("/"), Path.of("/tmp"), base, proj,
             proj.resolve("deep"), proj.resolve("deep/a")));
-        if (dev.ralon.enforcer.spi.KernelInterfaces.runningAsRoot() && LandlockContainment.unavailableReason() != null) {
+        if (dev.ralon.linux.LauncherNamespace.invokerIsRoot() && LandlockContainment.unavailableReason() != null) {
             // a root invoker's plan protects /proc/sys and the other kernel interfaces: by rules when the session
             // cannot be contained, else by binds on the session's own /proc
             way.add(1, Path.of("/proc"));

@@ -8,9 +8,9 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.Exec;
-import dev.ralon.enforcer.spi.exec.SessionGuard;
-import dev.ralon.enforcer.spi.exec.ExecException;
+import dev.ralon.linux.Exec;
+import dev.ralon.linux.SessionGuard;
+import dev.ralon.linux.ExecException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ public final class SandboxMain {
         }
         // The rules alone, as a run admitted without containment gets them (--allow-degraded): this JVM is not in the
         // launcher's namespace, where the containment is made (LandlockContainment; tested by cli's LeftoversE2ETest)
-        Plan plan = enforcer.plan(dev.ralon.enforcer.spi.KernelInterfaces.forRootInvoker(set), LandlockEnforcer.abi(),
+        Plan plan = enforcer.plan(dev.ralon.enforcer.spi.KernelInterfaces.forRootInvoker(set, dev.ralon.linux.LauncherNamespace.invokerIsRoot()), LandlockEnforcer.abi(),
                 "this test JVM is not in the launcher's namespace");
         if ("1".equals(System.getenv("RALON_TEST_PLAN"))) {
             for (Plan.Step s : plan.steps()) {

@@ -5,7 +5,7 @@ import dev.ralon.testsupport.Requirements;
 import dev.ralon.testsupport.TestProcess;
 
 import com.sun.jna.Native;
-import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.linux.Exec;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -47,7 +47,8 @@ final class Sandboxes {
         Path cpDir = Files.createDirectories(base.resolve("cp"));
         List<String> entries = new ArrayList<>();
         int i = 0;
-        for (Class<?> c : List.of(LandlockEnforcer.class, Exec.class, Native.class, SandboxMain.class)) {
+        for (Class<?> c : List.of(LandlockEnforcer.class, Exec.class, dev.ralon.enforcer.spi.Enforcer.class, Native.class,
+                SandboxMain.class)) {
             Path src;
             try {
                 src = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());

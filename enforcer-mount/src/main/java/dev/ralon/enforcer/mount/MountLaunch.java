@@ -7,12 +7,12 @@ import dev.ralon.enforcer.spi.EnforcementException;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
-import dev.ralon.enforcer.spi.exec.Errno;
-import dev.ralon.enforcer.spi.exec.Exec;
-import dev.ralon.enforcer.spi.exec.LauncherNamespace;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
-import dev.ralon.enforcer.spi.exec.SessionContainer;
+import dev.ralon.linux.Errno;
+import dev.ralon.linux.Exec;
+import dev.ralon.linux.LauncherNamespace;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.SessionContainer;
 
 import java.io.File;
 import java.io.IOException;

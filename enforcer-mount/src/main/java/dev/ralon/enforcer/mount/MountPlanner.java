@@ -5,9 +5,9 @@ import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
-import dev.ralon.enforcer.spi.exec.MountTable;
-import dev.ralon.enforcer.spi.exec.SessionContainer;
+import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.MountTable;
+import dev.ralon.linux.SessionContainer;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ final class MountPlanner {
      */
     static Plan plan(String backend, ProtectedSet policySet) {
         // A root command is global uid 0 here (0 maps to 0): /proc/sys and /sys must be read-only too (KernelInterfaces)
-        ProtectedSet set = KernelInterfaces.forRootInvoker(policySet);
+        ProtectedSet set = KernelInterfaces.forRootInvoker(policySet, dev.ralon.linux.LauncherNamespace.invokerIsRoot());
         List<Plan.Step> steps = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<Plan.Refusal> refusals = new ArrayList<>();

@@ -1,8 +1,8 @@
 package dev.ralon.enforcer.mount;
 
 import dev.ralon.enforcer.spi.Probe;
-import dev.ralon.enforcer.spi.exec.LauncherNamespace;
-import dev.ralon.enforcer.spi.exec.LibC;
+import dev.ralon.linux.LauncherNamespace;
+import dev.ralon.linux.LibC;
 
 import java.io.File;
 import java.io.IOException;

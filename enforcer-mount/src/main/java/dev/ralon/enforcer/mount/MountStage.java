@@ -1,11 +1,11 @@
 package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
-import dev.ralon.enforcer.spi.exec.Exec;
-import dev.ralon.enforcer.spi.exec.ExecException;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.SessionContainer;
-import dev.ralon.enforcer.spi.exec.SessionGuard;
+import dev.ralon.linux.Exec;
+import dev.ralon.linux.ExecException;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.SessionContainer;
+import dev.ralon.linux.SessionGuard;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.List;
  * one line and exits {@value #EXIT_SETUP_FAILED} without starting the command: fail closed.
  *
  * <p>This is the stage route, taken when the host JVM was not started in user namespace 1 (see
- * {@link dev.ralon.enforcer.spi.exec.LauncherNamespace}); when it was, the host does {@link #setUp} itself.
+ * {@link dev.ralon.linux.LauncherNamespace}); when it was, the host does {@link #setUp} itself.
  *
  * <p>Kept deliberately small (this class, {@link PlanFile}, {@link Mounts}, {@link StandardDescriptors},
  * {@link StageEnvironment}, {@link Exec}, JNA): it is on every run's startup path.
@@ -126,7 +126,7 @@ public final class MountStage {
         }
         try {
             SessionContainer.enter();
-        } catch (dev.ralon.enforcer.spi.exec.ExecException e) {
+        } catch (dev.ralon.linux.ExecException e) {
             throw new StageException(e.getMessage());
         }
         return SessionContainer.argv(Path.of(plan.timeout()), SessionContainer.setpriv().orElseThrow(),

@@ -2,10 +2,10 @@ package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
-import dev.ralon.enforcer.spi.exec.Binds;
-import dev.ralon.enforcer.spi.exec.ExecException;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.linux.Binds;
+import dev.ralon.linux.ExecException;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
 
 import java.util.List;
 

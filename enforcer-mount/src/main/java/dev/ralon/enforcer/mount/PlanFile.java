@@ -21,7 +21,7 @@ import java.util.List;
  * its format, its writing by the host and its reading by the stage, in one place that both processes use.
  *
  * <p>Format: NUL-separated UTF-8 fields, {@value #MAGIC}, uid, gid, working directory, unshare path, timeout path
- * (empty: the session is not contained in a PID namespace, {@link dev.ralon.enforcer.spi.exec.SessionContainer}),
+ * (empty: the session is not contained in a PID namespace, {@link dev.ralon.linux.SessionContainer}),
  * whether writes are confined to the {@link Op#AREA} entries ({@code 1} or {@code 0}), the number of entries, then five fields per entry (operation code, path, file type, device, inode). A field holding a NUL byte
  * cannot be written (no path can hold one).
  *

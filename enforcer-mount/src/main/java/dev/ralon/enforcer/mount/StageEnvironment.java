@@ -1,6 +1,6 @@
 package dev.ralon.enforcer.mount;
 
-import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.linux.Exec;
 
 import java.util.HashMap;
 import java.util.List;

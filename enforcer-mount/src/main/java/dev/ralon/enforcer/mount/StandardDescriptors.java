@@ -1,8 +1,8 @@
 package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
-import dev.ralon.enforcer.spi.exec.LibC;
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.linux.LibC;
+import dev.ralon.linux.LinuxAbi;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.ralon.enforcer.mount;
 
-import dev.ralon.enforcer.spi.exec.LinuxAbi;
+import dev.ralon.linux.LinuxAbi;
 import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.enforcer.spi.Enforcers;
+import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.enforcer.spi.Plan;

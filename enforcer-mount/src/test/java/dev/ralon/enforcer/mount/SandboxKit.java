@@ -5,7 +5,7 @@ import dev.ralon.testsupport.Requirements;
 import dev.ralon.testsupport.TestProcess;
 
 import com.sun.jna.Native;
-import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.linux.Exec;
 
 import java.io.File;
 import java.io.IOException;
@@ -45,7 +45,7 @@ final class SandboxKit {
         Files.createDirectories(dir);
         List<String> cp = new ArrayList<>();
         int i = 0;
-        for (Class<?> c : List.of(MountStage.class, TestHost.class, Exec.class, Native.class)) {
+        for (Class<?> c : List.of(MountStage.class, TestHost.class, Exec.class, dev.ralon.enforcer.spi.Enforcer.class, Native.class)) {
             Path src = codeSource(c);
             Path dst = dir.resolve("cp" + (i++) + (Files.isDirectory(src) ? "" : ".jar"));
             copyTree(src, dst);

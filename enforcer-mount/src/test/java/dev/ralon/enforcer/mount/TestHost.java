@@ -6,7 +6,7 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
-import dev.ralon.enforcer.spi.exec.Exec;
+import dev.ralon.linux.Exec;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

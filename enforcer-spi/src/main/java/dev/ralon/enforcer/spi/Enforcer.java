@@ -14,9 +14,9 @@ import java.util.Set;
  * plan within 15 s, is given up, reported in one line, and the backend passed over); then, only when the plan is
  * enforceable (or the user explicitly accepted a degraded run), {@link #prepare}, on the thread that will exec (not
  * bounded: it restricts that thread); then it execs the returned {@link Launch} in place with
- * {@link dev.ralon.enforcer.spi.exec.Exec}, after the exec hygiene described there. No supervisor of the backend's
+ * {@code Exec} (Ralon's native layer), after the exec hygiene described there. No supervisor of the backend's
  * own: the Launch execs in place; a backend that declares {@link Guarantee#LEFTOVERS} runs the command beneath PID 1
- * of a PID namespace of its own (the chain of {@link dev.ralon.enforcer.spi.exec.SessionContainer}, which passes
+ * of a PID namespace of its own (the chain of {@code SessionContainer} (Ralon's native layer), which passes
  * signals on), any other runs the command as the
  * process ralon was started as. The last step of
  * that hygiene is the host's terminal guard (a seccomp filter refusing ioctl TIOCSTI/TIOCLINUX, inherited by the

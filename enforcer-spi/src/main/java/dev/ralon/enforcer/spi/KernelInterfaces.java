@@ -41,9 +41,14 @@ public final class KernelInterfaces {
     private KernelInterfaces() {
     }
 
-    /** {@code set}, plus those of {@link #PATHS} that exist, when this process runs as uid 0; else {@code set}. */
-    public static ProtectedSet forRootInvoker(ProtectedSet set) {
-        if (!runningAsRoot()) {
+    /**
+     * {@code set}, plus those of {@link #PATHS} that exist, when {@code invokerIsRoot}; else {@code set}. Whether the
+     * invoker is root is the caller's to say: this process's real uid is 0, or, when Ralon's launcher started it as
+     * root of a user namespace of its own (where it is uid 0 whoever invoked it), the invoker's uid outside is 0
+     * (Ralon's backends ask its native layer, {@code LauncherNamespace.invokerIsRoot()}).
+     */
+    public static ProtectedSet forRootInvoker(ProtectedSet set, boolean invokerIsRoot) {
+        if (!invokerIsRoot) {
             return set;
         }
         List<ProtectedPath> paths = new ArrayList<>(set.paths());
@@ -55,14 +60,5 @@ public final class KernelInterfaces {
             }
         }
         return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
-    }
-
-    /**
-     * Whether the invoker is root: this process's real uid is 0, or, when the launcher started it inside the mount
-     * backend's namespace (where it is uid 0 whoever invoked it), the invoker's uid outside is 0
-     * ({@link dev.ralon.enforcer.spi.exec.LauncherNamespace#invokerIsRoot()}).
-     */
-    public static boolean runningAsRoot() {
-        return dev.ralon.enforcer.spi.exec.LauncherNamespace.invokerIsRoot();
     }
 }

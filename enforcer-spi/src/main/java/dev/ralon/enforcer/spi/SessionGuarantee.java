@@ -4,8 +4,8 @@ package dev.ralon.enforcer.spi;
  * What the host ({@code ralon run}) refuses to the command and everything it starts, towards processes
  * <em>outside</em> the session, whatever backend protects the paths: the user's helpers (tmux server, D-Bus session
  * bus, systemd --user, Docker, gpg-agent, ssh-agent, an X server, a JVM's attach listener) act for whoever connects to
- * them or signals them, outside any sandbox. Held by {@link dev.ralon.enforcer.spi.exec.SessionGuard}, installed by
- * {@link dev.ralon.enforcer.spi.exec.Exec#replaceProcess} for every backend; a backend declares nothing for these.
+ * them or signals them, outside any sandbox. Held by {@code SessionGuard} (Ralon's native layer), installed by
+ * {@code Exec#replaceProcess} (Ralon's native layer) for every backend; a backend declares nothing for these.
  *
  * <p>Unlike {@link Guarantee}, these are about processes, not paths: "outside" is every process not started by the
  * command (the user's shell, the helpers, the user's other programs).

@@ -5,7 +5,8 @@
  *
  * <p>Every public type carries {@link dev.ralon.enforcer.spi.Stable} (relied on by third parties; only grows within a
  * major version) or {@link dev.ralon.enforcer.spi.Experimental} (may change in a minor release), and {@code @since}.
- * Discovery lives apart in {@link dev.ralon.enforcer.spi.Enforcers}; the test kit lives in the conformance module.
+ * Nothing else is here: discovery and fault isolation live in ralon-host ({@code dev.ralon.host.discovery}),
+ * Ralon's native layer in ralon-linux, the test kit in the conformance module; this jar has no dependency.
  *
  * @since 0.1.0
  */

@@ -48,7 +48,7 @@ class ApiCompatibilityTest {
         try (Stream<Path> s = Files.walk(CLASSES)) {
             for (Path p : s.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
                 String name = CLASSES.relativize(p).toString().replace('/', '.').replaceAll("\\.class$", "");
-                if (name.endsWith("package-info")) {
+                if (name.endsWith("package-info") || name.equals("module-info")) {
                     continue;
                 }
                 Class<?> c = Class.forName(name, false, ApiCompatibilityTest.class.getClassLoader());

@@ -16,5 +16,8 @@
  * raised by {@code GlobParser}, with its rule in docs/spec-patterns.md and vectors in policy-spec's
  * {@code vectors/match.json}; a change to what a pattern matches is a change to the spec (docs/spec.md, section 9.3,
  * allows none within version 1) and is checked against real git by {@code GitDifferentialTest}.
+ *
+ * <p>Internal: public for Ralon's own modules (cli, host, maven-plugin, conformance), with no compatibility promise;
+ * the stable contract of agent.lock is docs/spec.md with its vectors, not these types.
  */
 package dev.ralon.policy.glob;
