@@ -54,6 +54,9 @@ final class Judge {
                 + (in.planProblem() == null ? "" : "; " + in.planProblem()) + in.context();
     }
 
+    /** The rc of an attack that reported no result (KitRun): it did not run, or did not get to its end. */
+    static final String NO_RESULT = "(no result)";
+
     /** One verdict per case, in case order. */
     static List<Verdict> verdicts(Input in, String setupFailure) {
         List<Verdict> verdicts = new ArrayList<>();
@@ -68,7 +71,11 @@ final class Judge {
             boolean controlChanged = co != null && co.changed();
             String where = c.kind().description() + " (" + in.project().relativize(c.target()) + ")";
             String failure = null;
-            if (setupFailure != null) {
+            // The run as a whole failed (the script did not end, or its status did not come back: a supervisor, a
+            // killed sandbox): that is reported once, by the setup failure. Each attack that reported its result, or
+            // whose file changed, is still judged on what was read from outside; only the others have no verdict.
+            boolean seen = o != null && (o.changed() || !NO_RESULT.equals(o.rc()));
+            if (setupFailure != null && !seen) {
                 failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
             } else if (o.notJudged() != null) {
                 failure = null;

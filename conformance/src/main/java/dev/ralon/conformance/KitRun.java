@@ -239,8 +239,8 @@ final class KitRun {
                     Case c = cases.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
                     SortedMap<String, String> after = watcher.watch(c);
                     outcomes.put(id, policyLost != null
-                            ? new Outcome(rc.getOrDefault(id, "(no result)"), List.of(), policyLost)
-                            : new Outcome(rc.getOrDefault(id, "(no result)"), watcher.changes(c, before.get(id), after)));
+                            ? new Outcome(rc.getOrDefault(id, Judge.NO_RESULT), List.of(), policyLost)
+                            : new Outcome(rc.getOrDefault(id, Judge.NO_RESULT), watcher.changes(c, before.get(id), after)));
                     // under noop (the control) nothing is bound to the inode: a recreated agent.lock is attacked as
                     // well as the first one, and every attack must still show its effect there
                     if (!new PolicyRestorer(proj, uid).restore(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
@@ -270,7 +270,7 @@ final class KitRun {
         }
         for (Case c : cases) {
             if (!outcomes.containsKey(c.id())) {
-                outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"),
+                outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), Judge.NO_RESULT),
                         c.kind() == PathKind.POLICY ? List.of() : watcher.changes(c, before.get(c.id()), watcher.watch(c))));
             }
         }
@@ -309,7 +309,7 @@ final class KitRun {
                 changes.add("appended to " + home.resolve("outside.txt") + ", outside the project and the writable"
                         + " areas");
             }
-            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"), changes));
+            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), Judge.NO_RESULT), changes));
         }
     }
 
@@ -330,7 +330,7 @@ final class KitRun {
         }
         for (Case c : left) {
             Path mark = free.resolve("leftover-" + c.id());
-            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), "(no result)"), Files.exists(mark)
+            outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), Judge.NO_RESULT), Files.exists(mark)
                     ? List.of("a process the command left running wrote " + proj.relativize(mark) + " after the command"
                     + " ended") : List.of()));
         }

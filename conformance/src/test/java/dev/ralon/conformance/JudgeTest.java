@@ -140,16 +140,32 @@ class JudgeTest {
         assertEquals("not judged: agent.lock was replaced", v.notJudged());
     }
 
+    /**
+     * A run whose script did not end (or whose status did not come back: a supervisor) is one setup failure; the
+     * attacks that reported their result, or whose file changed, are still judged; only the others have no verdict.
+     */
     @Test
-    void aScriptThatDidNotRunToItsEndLeavesNoVerdictStanding() {
-        KitRun.Case c = fileCase(WRITE);
-        KitRun.Recording run = result(0, outcomes(c.id(), UNCHANGED), soundSanity(), Map.of());
-        Judge.Input in = input(EnumSet.of(Guarantee.MODIFY_CONTENT), List.of(c), run, run, Set.of());
+    void aScriptThatDidNotRunToItsEndIsReportedOnceAndTheAttacksThatRanAreStillJudged() {
+        KitRun.Case ran = fileCase(WRITE);
+        KitRun.Case broke = fileCase(RM);
+        KitRun.Case never = fileCase(attack("truncate"));
+        KitRun.Outcome noResult = new KitRun.Outcome(Judge.NO_RESULT, List.of());
+        KitRun.Outcome changedWithoutResult = new KitRun.Outcome(Judge.NO_RESULT, List.of("c/x: removed"));
+        KitRun.Recording run = result(0, outcomes(ran.id(), UNCHANGED, broke.id(), changedWithoutResult, never.id(),
+                noResult), soundSanity(), Map.of());
+        KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(ran.id(), CHANGED, broke.id(), CHANGED,
+                never.id(), CHANGED), soundSanity(), Map.of());
+        Judge.Input in = input(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE), List.of(ran, broke, never), run,
+                control, Set.of());
         String setup = Judge.setupFailure(in);
         assertTrue(setup.startsWith("`ralon run --backend b` did not run the attack script to its end and pass its"
                 + " exit status back (exit 0, expected 42)"), setup);
         assertTrue(setup.contains("--- ralon run stderr ---\nstderr text"), setup);
-        assertTrue(Judge.verdicts(in, setup).get(0).failure().startsWith("no verdict: `ralon run --backend b`"));
+        List<ConformanceKit.Verdict> vs = Judge.verdicts(in, setup);
+        assertTrue(vs.get(0).passed() && !vs.get(0).brokeThrough(), "ran and was blocked: " + vs.get(0));
+        assertFalse(vs.get(1).passed(), "a change read from outside is a breach, result or not: " + vs.get(1));
+        assertTrue(vs.get(1).failure().startsWith("backend b declares delete, but attack 'rm'"), vs.get(1).failure());
+        assertTrue(vs.get(2).failure().startsWith("no verdict: `ralon run --backend b`"), vs.get(2).failure());
     }
 
     @Test
