@@ -274,9 +274,9 @@ public final class WritableAreas {
      * An agent's state directory, when it exists, as one area: the agents save their state through temporary files
      * renamed into it (Gemini CLI's {@code projects.json}, Codex's files; measured: with only its existing entries
      * writable, both stopped with EROFS/EACCES). Its configuration ({@link #AGENT_CONFIG}) is in the baseline, so an
-     * existing one is protected inside the area where the backend can (mount; Landlock drops it, since protecting
-     * it would make the directory create-restricted); an absent one can be created under either (said by the
-     * baseline's line).
+     * existing one is protected inside the area by a read-only bind (mount; landlock's contained route, which binds
+     * protected paths outside the project instead of making rules for them); an absent one can be created under
+     * either (said by the baseline's line).
      */
     private static void agentState(Map<Path, Confinement.Area> areas, Path home, String dir, String why) {
         Path d = home.resolve(dir);

@@ -218,12 +218,8 @@ public final class Binds {
         }
         try {
             if (e.readOnly()) {
-                Memory attr = new Memory(MOUNT_ATTR_SIZE_VER0);
-                attr.clear();
-                attr.setLong(0, MOUNT_ATTR_RDONLY);
                 try {
-                    LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, tree, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE,
-                            attr, MOUNT_ATTR_SIZE_VER0);
+                    makeReadOnly(tree);
                 } catch (LastErrorException x) {
                     throw new ExecException("cannot make the bind of " + e.path() + " read-only: " + err(x)
                             + " (mount_setattr)");
@@ -237,6 +233,18 @@ public final class Binds {
         } finally {
             LibC.close(tree);
         }
+    }
+
+    /**
+     * mount_setattr(2) on the mount (tree) {@code fd}, AT_RECURSIVE, MOUNT_ATTR_RDONLY: only adds read-only, so the
+     * nosuid/nodev/noexec/atime flags a locked mount carries are left alone (no EPERM).
+     */
+    public static void makeReadOnly(int fd) throws LastErrorException {
+        Memory attr = new Memory(MOUNT_ATTR_SIZE_VER0);
+        attr.clear();
+        attr.setLong(0, MOUNT_ATTR_RDONLY);
+        LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, fd, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE, attr,
+                MOUNT_ATTR_SIZE_VER0);
     }
 
     /** The error text in messages (lower case: it follows a colon mid-sentence). */

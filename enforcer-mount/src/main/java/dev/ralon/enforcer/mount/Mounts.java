@@ -1,7 +1,6 @@
 package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
 import dev.ralon.linux.Binds;
 import dev.ralon.linux.ExecException;
 import dev.ralon.linux.LibC;
@@ -20,8 +19,6 @@ final class Mounts {
     static final int OPEN_TREE_CLOEXEC = LinuxAbi.O_CLOEXEC;
     static final int MOVE_MOUNT_F_EMPTY_PATH = Binds.MOVE_MOUNT_F_EMPTY_PATH;
     static final int MOVE_MOUNT_T_EMPTY_PATH = Binds.MOVE_MOUNT_T_EMPTY_PATH;
-    static final long MOUNT_ATTR_RDONLY = Binds.MOUNT_ATTR_RDONLY;
-    static final long MOUNT_ATTR_SIZE_VER0 = Binds.MOUNT_ATTR_SIZE_VER0;
     static final int STATX_TYPE = Binds.STATX_TYPE;
     static final int STATX_INO = Binds.STATX_INO;
 
@@ -133,14 +130,10 @@ final class Mounts {
                             + " (open_tree)");
                 }
             }
-            Memory attr = new Memory(MOUNT_ATTR_SIZE_VER0);
-            attr.clear();
-            attr.setLong(0, MOUNT_ATTR_RDONLY);
             // EBUSY would mean a file open for writing through one of this namespace's mounts (fs/namespace.c
             // mnt_hold_writers); the namespace is this thread's own, made above, and nothing has opened one since
             try {
-                LibC.syscall(LinuxAbi.SYS_MOUNT_SETATTR, root, "", LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE,
-                        attr, MOUNT_ATTR_SIZE_VER0);
+                Binds.makeReadOnly(root);
             } catch (LastErrorException x) {
                 throw new StageException("cannot make the file system read-only outside the writable areas: " + err(x)
                         + " (mount_setattr)");
