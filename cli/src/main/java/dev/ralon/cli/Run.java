@@ -18,6 +18,7 @@ import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
+import dev.ralon.host.BuiltInBackends;
 import dev.ralon.host.ProtectedSets;
 import dev.ralon.host.SessionReport;
 import dev.ralon.host.StartReport;
@@ -109,8 +110,7 @@ final class Run {
                 Warning.messages(expansion.incomplete(), expansion.naming()), survey::plan);
         Backends.Probed chosen = choice.probed();
         var enforcer = chosen.enforcer();
-        if (!dryRun && LauncherNamespace.current().isPresent() && !"mount".equals(enforcer.name())
-                && !"landlock".equals(enforcer.name())) {
+        if (!dryRun && LauncherNamespace.current().isPresent() && !BuiltInBackends.runsInLauncherNamespace(enforcer)) {
             // The launcher started this JVM as root of a user namespace, for the mount and landlock backends only
             // (ralon.sh), which map the invoker's ids back: another backend's command would run as uid 0 of that
             // namespace instead of as the invoker.
@@ -220,7 +220,7 @@ final class Run {
             err.println("ralon: note: backend " + enforcer.name() + " does not stop metadata changes (chmod, chown,"
                     + " times, xattrs, file flags) outside the writable areas either, as for protected paths");
         }
-        if ("landlock".equals(enforcer.name())) {
+        if (BuiltInBackends.isLandlock(enforcer)) {
             String home = System.getenv("HOME");
             for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
                     home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),

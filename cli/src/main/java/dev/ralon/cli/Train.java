@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.host.BuiltInBackends;
 import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicySet;
 
@@ -92,8 +93,8 @@ final class Train {
                     List.of("check", "--policy", p),
                     List.of("check", "--explain", "--policy", p, dir.resolve("pom.xml").toString()),
                     List.of("status", "--policy", p),
-                    List.of("run", "--dry-run", "--backend", "landlock", "--policy", p, "--", "true"),
-                    List.of("run", "--dry-run", "--backend", "mount", "--policy", p, "--", "true"),
+                    List.of("run", "--dry-run", "--backend", BuiltInBackends.LANDLOCK, "--policy", p, "--", "true"),
+                    List.of("run", "--dry-run", "--backend", BuiltInBackends.MOUNT, "--policy", p, "--", "true"),
                     List.of("run", "--dry-run", "--policy", p, "--", "true"),
                     List.of("--help"))) {
                 try {

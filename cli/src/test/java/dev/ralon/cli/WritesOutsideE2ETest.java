@@ -92,6 +92,7 @@ class WritesOutsideE2ETest {
                     + " && mv -f \"$HOME/.claude/n.json\" \"$HOME/.claude/settings.json\""));
             s.append(attempt("claude-dir-away", "mv \"$HOME/.claude\" \"$HOME/.claude-old\""));
             s.append(attempt("claude-json", "echo '{\"mcpServers\":{}}' > \"$HOME/.claude.json\""));
+            s.append("echo \"ERRNOS $RALON_DENIED_ERRNOS\"\n");
             s.append(attempt("tmp", "echo ok > /tmp/" + tag));
             s.append(attempt("project", "echo more >> notes.txt && echo new > work/new.txt"));
             s.append(attempt("secret", "echo PWNED > secret.txt"));
@@ -131,6 +132,10 @@ class WritesOutsideE2ETest {
                 assertFalse(Files.exists(home.resolve(".claude/old.json")), r.toString());
                 assertFalse(Files.exists(home.resolve(".claude-old")), r.toString());
                 assertFalse(r.err().contains("~/.claude/settings.json"), "no NOT protected note for it: " + r);
+                // the errors a refusal gets, each backend's own word: told to the command, and EBUSY to the user
+                assertTrue(r.out().contains(backend.equals("mount") ? "ERRNOS EROFS EBUSY\n"
+                        : "ERRNOS EACCES EXDEV EROFS EBUSY\n"), r.out());
+                assertTrue(r.err().contains("(EBUSY, on rename or delete) mean the path is protected"), r.err());
                 // what does not exist can be created (a bind needs an object): said at start, by name
                 assertTrue(r.err().contains(backend.equals("mount") ? "absent, whose creation mount cannot stop"
                         : "~/.claude/hooks"), r.toString());

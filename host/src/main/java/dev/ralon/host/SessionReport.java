@@ -45,7 +45,7 @@ public record SessionReport(int landlockAbi, boolean allowUnixSockets) {
      */
     public SessionGuard.Options options(String backend) {
         return new SessionGuard.Options(!allowUnixSockets, landlockAbi >= SessionGuard.SCOPE_ABI,
-                "landlock".equals(backend));
+                BuiltInBackends.isLandlock(backend));
     }
 
     /** The guarantees held in the run. */

@@ -66,7 +66,7 @@ public final class StartReport {
      * "try again". Null when nothing needs saying.
      */
     public static String errnoLine(Enforcer enforcer) {
-        if (!"mount".equals(enforcer.name())) {
+        if (!enforcer.deniedErrors().contains("EBUSY")) {
             return null;
         }
         return "ralon: in this run \"Read-only file system\" (EROFS) and \"Device or resource busy\" (EBUSY, on"
@@ -74,13 +74,9 @@ public final class StartReport {
                 + " may write (`ralon run --dry-run` lists them): retrying will not help";
     }
 
-    /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}). */
+    /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}): its own word. */
     public static String deniedErrnos(Enforcer enforcer) {
-        return switch (enforcer.name()) {
-            case "mount" -> "EROFS EBUSY";   // read-only bind (EROFS); a mount point cannot be unlinked or renamed (EBUSY)
-            case "landlock" -> "EACCES EXDEV"; // landlock(7): denied access; EXDEV for a rename/link it refuses to reparent
-            default -> "";
-        };
+        return String.join(" ", enforcer.deniedErrors());
     }
 
     /** The variables the command sees, besides RALON_BACKEND and RALON_POLICY. */

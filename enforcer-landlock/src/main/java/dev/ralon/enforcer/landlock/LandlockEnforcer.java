@@ -79,6 +79,16 @@ public final class LandlockEnforcer implements Enforcer {
                 ProtectedPath.Kind.OTHER);
     }
 
+    /**
+     * Landlock denies with EACCES, and EXDEV for a rename or link it refuses to reparent (landlock(7)); contained, the
+     * paths outside the project are read-only binds: EROFS, and EBUSY for a mount point removed or renamed
+     * ({@link ContainedBinds}).
+     */
+    @Override
+    public List<String> deniedErrors() {
+        return List.of("EACCES", "EXDEV", "EROFS", "EBUSY");
+    }
+
     @Override
     public int rank() {
         return 200;

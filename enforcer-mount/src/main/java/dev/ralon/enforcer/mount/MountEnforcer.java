@@ -70,6 +70,15 @@ public final class MountEnforcer implements Enforcer {
                 ProtectedPath.Kind.OTHER);
     }
 
+    /**
+     * A read-only bind refuses writes with EROFS ({@code mnt_want_write}, fs/namespace.c); a mount point cannot be
+     * unlinked, renamed away or over: EBUSY (rename(2), unlink(2)), which reads like "try again" and is not.
+     */
+    @Override
+    public List<String> deniedErrors() {
+        return List.of("EROFS", "EBUSY");
+    }
+
     @Override
     public int rank() {
         return 300;

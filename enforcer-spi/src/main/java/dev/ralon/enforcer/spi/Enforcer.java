@@ -90,6 +90,18 @@ public interface Enforcer {
         return EnumSet.of(ProtectedPath.Kind.FILE, ProtectedPath.Kind.DIRECTORY);
     }
 
+    /**
+     * The errors (errno names as errno(3) spells them, e.g. {@code "EROFS"}) with which a write this backend refuses
+     * fails, most common first. The host tells the command ({@code RALON_DENIED_ERRNOS}) and, when one of them reads
+     * like "try again" ({@code EBUSY}), the user at start, so that an agent does not retry a refusal. Default: none
+     * said.
+     *
+     * @since 0.1.0
+     */
+    default java.util.List<String> deniedErrors() {
+        return java.util.List.of();
+    }
+
     /** Turns a protected set into a plan. Pure: changes nothing. */
     Plan plan(ProtectedSet protectedSet);
 

@@ -49,7 +49,7 @@ public final class Enforcers {
     public static final String SERVICE_FILE = "META-INF/services/" + Enforcer.class.getName();
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{1,31}");
-    private static final List<String> RESERVED = List.of("mount", "landlock", "noop");
+    private static final List<String> RESERVED = dev.ralon.host.BuiltInBackends.NAMES;
     private static final String OUR_PACKAGE = "dev.ralon.";
 
     private final List<Enforcer> enforcers;

@@ -12,6 +12,7 @@ import dev.ralon.enforcer.spi.Confinement;
 import dev.ralon.enforcer.spi.EnforcementException;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,6 +32,7 @@ final class Isolated implements Enforcer {
     private final int rank;
     private final Set<Guarantee> guarantees;
     private final Set<ProtectedPath.Kind> coveredKinds;
+    private final List<String> deniedErrors;
 
     /** Reads the identity of {@code delegate}; throws {@link EnforcerFailure} when any of it fails. */
     Isolated(Enforcer delegate, String origin, boolean plugin) {
@@ -46,6 +48,7 @@ final class Isolated implements Enforcer {
         this.guarantees = g.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(g));
         Set<ProtectedPath.Kind> k = call(named, "coveredKinds()", delegate::coveredKinds);
         this.coveredKinds = Set.copyOf(k);
+        this.deniedErrors = List.copyOf(call(named, "deniedErrors()", delegate::deniedErrors));
     }
 
     private interface Call<T> {
@@ -110,6 +113,11 @@ final class Isolated implements Enforcer {
     @Override
     public Set<ProtectedPath.Kind> coveredKinds() {
         return coveredKinds;
+    }
+
+    @Override
+    public List<String> deniedErrors() {
+        return deniedErrors;
     }
 
     /** How long a plugin's {@link #probe} may take before it is reported and the backend passed over. */
