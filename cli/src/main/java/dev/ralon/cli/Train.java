@@ -80,6 +80,8 @@ final class Train {
                     "dev.ralon.enforcer.spi.KernelInterfaces",
                     "dev.ralon.linux.LauncherNamespace", "dev.ralon.linux.LauncherNamespace$Ids",
                     "dev.ralon.enforcer.mount.StandardDescriptors", "dev.ralon.enforcer.landlock.LandlockApplier",
+                    "dev.ralon.linux.Binds", "dev.ralon.linux.Binds$Entry",
+                    "dev.ralon.enforcer.landlock.ContainedBinds", "dev.ralon.enforcer.landlock.ContainedBinds$Result",
                     "com.sun.jna.StringArray", "com.sun.jna.NativeString", "com.sun.jna.NativeString$StringMemory",
                     "com.sun.jna.Function$PostCallRead", "com.sun.jna.LastErrorException",
                     "dev.ralon.enforcer.mount.Sha256", "dev.ralon.enforcer.mount.MountStage",

@@ -73,7 +73,8 @@ class RunAdmissionE2ETest {
     void duplicatedNamesAreNotUsable() throws Exception {
         ProcessResult r = ralon("run", "--backend", "twin", "--", "true");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("ralon: unknown backend 'twin'"), r.err());
+        // found twice, so excluded: said as such, with why, not as an unknown name
+        assertTrue(r.err().contains("ralon: backend 'twin' was excluded: 2 enforcers are named 'twin'"), r.err());
     }
 
     @Test
