@@ -72,9 +72,12 @@ final class Judge {
             String where = c.kind().description() + " (" + in.project().relativize(c.target()) + ")";
             String failure = null;
             // The run as a whole failed (the script did not end, or its status did not come back: a supervisor, a
-            // killed sandbox): that is reported once, by the setup failure. Each attack that reported its result, or
-            // whose file changed, is still judged on what was read from outside; only the others have no verdict.
-            boolean seen = o != null && (o.changed() || !NO_RESULT.equals(o.rc()));
+            // killed sandbox): that is reported once, by the setup failure. An attack whose file changed is still
+            // judged (a change read from outside is a breach, whoever made it), and so is one the script itself
+            // reported with its exit status ("RC id N": it ran inside); the others (not reported, or made through a
+            // helper or a terminal, whose status is the outer command's, not the attack's) have no verdict.
+            boolean seen = o != null && (o.changed() || !c.attack().viaHelper() && !c.attack().viaTerminal()
+                    && o.rc() != null && o.rc().matches("-?\\d+"));
             if (setupFailure != null && !seen) {
                 failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
             } else if (o.notJudged() != null) {

@@ -149,14 +149,15 @@ class JudgeTest {
         KitRun.Case ran = fileCase(WRITE);
         KitRun.Case broke = fileCase(RM);
         KitRun.Case never = fileCase(attack("truncate"));
+        KitRun.Case helper = fileCase(Attacks.all().stream().filter(Attack::viaHelper).findFirst().orElseThrow());
         KitRun.Outcome noResult = new KitRun.Outcome(Judge.NO_RESULT, List.of());
         KitRun.Outcome changedWithoutResult = new KitRun.Outcome(Judge.NO_RESULT, List.of("c/x: removed"));
         KitRun.Recording run = result(0, outcomes(ran.id(), UNCHANGED, broke.id(), changedWithoutResult, never.id(),
-                noResult), soundSanity(), Map.of());
+                noResult, helper.id(), UNCHANGED), soundSanity(), Map.of());
         KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(ran.id(), CHANGED, broke.id(), CHANGED,
-                never.id(), CHANGED), soundSanity(), Map.of());
-        Judge.Input in = input(EnumSet.of(Guarantee.MODIFY_CONTENT, Guarantee.DELETE), List.of(ran, broke, never), run,
-                control, Set.of());
+                never.id(), CHANGED, helper.id(), CHANGED), soundSanity(), Map.of());
+        Judge.Input in = input(EnumSet.allOf(Guarantee.class), List.of(ran, broke, never, helper), run, control,
+                Set.of());
         String setup = Judge.setupFailure(in);
         assertTrue(setup.startsWith("`ralon run --backend b` did not run the attack script to its end and pass its"
                 + " exit status back (exit 0, expected 42)"), setup);
@@ -166,6 +167,8 @@ class JudgeTest {
         assertFalse(vs.get(1).passed(), "a change read from outside is a breach, result or not: " + vs.get(1));
         assertTrue(vs.get(1).failure().startsWith("backend b declares delete, but attack 'rm'"), vs.get(1).failure());
         assertTrue(vs.get(2).failure().startsWith("no verdict: `ralon run --backend b`"), vs.get(2).failure());
+        // a helper's status is the outer command's: unchanged proves nothing when the run failed
+        assertTrue(vs.get(3).failure().startsWith("no verdict: `ralon run --backend b`"), vs.get(3).failure());
     }
 
     @Test
