@@ -222,8 +222,7 @@ public final class Baseline {
             }
             if (!absentDropped.isEmpty() && !present.isEmpty()) {
                 Plan narrowed = enforcer.plan(merge(set, present));
-                if (narrowed.refusals().equals(plan.refusals())
-                        && new HashSet<>(plan.createRestricted()).containsAll(narrowed.createRestricted())) {
+                if (addsNothingTo(plan, narrowed)) {
                     dropped.addAll(absentDropped);
                     return new Applied(merge(set, present), narrowed, present, dropped);
                 }
@@ -238,11 +237,10 @@ public final class Baseline {
                         why = "the plan refuses it: " + r.reason();
                     }
                 }
-                for (Path a = p.path().getParent(); why == null && a != null; a = a.getParent()) {
-                    if (newRestricted.contains(a)) {
-                        why = "it would make " + a + " create-restricted";
-                    }
-                }
+            }
+            Path under = why == null ? restrictedAncestor(i, newRestricted) : null;
+            if (under != null) {
+                why = "it would make " + under + " create-restricted";
             }
             if (why == null) {
                 kept.add(i);
@@ -254,8 +252,7 @@ public final class Baseline {
             return new Applied(set, plan, kept, dropped);
         }
         Plan last = enforcer.plan(merge(set, kept));
-        if (!last.refusals().equals(plan.refusals()) || !new HashSet<>(plan.createRestricted())
-                .containsAll(last.createRestricted())) {
+        if (!addsNothingTo(plan, last)) {
             for (Item i : kept) {
                 dropped.add(new Dropped(i, "its plan differs from the policy's in a way that cannot be narrowed"));
             }
@@ -275,6 +272,12 @@ public final class Baseline {
         }
         List<Item> candidates = candidates(enforcer, items, new ArrayList<>());
         return candidates.isEmpty() ? null : merge(set, candidates);
+    }
+
+    /** Whether {@code candidate} refuses what {@code policy} refuses and restricts no directory it leaves free. */
+    private static boolean addsNothingTo(Plan policy, Plan candidate) {
+        return candidate.refusals().equals(policy.refusals())
+                && new HashSet<>(policy.createRestricted()).containsAll(candidate.createRestricted());
     }
 
     /** The nearest directory of {@code restricted} above one of the item's paths, or null. */

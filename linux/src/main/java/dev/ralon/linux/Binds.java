@@ -52,7 +52,26 @@ public final class Binds {
     public record Entry(String path, boolean readOnly, int type, long dev, long ino) {
     }
 
+    /** Parents before children (fewer names first), then by name: the order binds are made in. */
+    public static final java.util.Comparator<Path> TOP_DOWN = java.util.Comparator.comparingInt(Path::getNameCount)
+            .thenComparing(java.util.Comparator.naturalOrder());
+
     private Binds() {
+    }
+
+    /**
+     * Every directory on the way from {@code /} (exclusive) to each of {@code paths} (their ancestors), parents first:
+     * the directories bound onto themselves, writable, before the protected paths beneath them, so that none of them
+     * can be renamed or removed (a mount point: EBUSY).
+     */
+    public static java.util.SortedSet<Path> waysTo(java.util.Collection<Path> paths) {
+        java.util.TreeSet<Path> way = new java.util.TreeSet<>(TOP_DOWN);
+        for (Path p : paths) {
+            for (Path a = p.getParent(); a != null && a.getParent() != null; a = a.getParent()) {
+                way.add(a);
+            }
+        }
+        return way;
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * A contained session has a mount namespace of its own, made before the restriction by a thread that is root of the
@@ -57,37 +56,25 @@ final class ContainedBinds {
                 readOnly.put(p, e);
             }
         }
-        Comparator<Path> topDown = Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder());
-        TreeSet<Path> way = new TreeSet<>(topDown);
-        for (Path p : readOnly.keySet()) {
-            for (Path a = p.getParent(); a != null && a.getParent() != null; a = a.getParent()) {
-                way.add(a);
-            }
-        }
+        // the directories on the way first, parents first; one that cannot be examined now sends the protected paths
+        // beneath it back to rules (the ways already bound stay: a writable bind changes nothing else)
         List<Binds.Entry> binds = new ArrayList<>();
         List<Plan.Step> steps = new ArrayList<>();
-        for (Path a : way) {
+        for (Path a : Binds.waysTo(readOnly.keySet())) {
             Binds.Entry e = examine(a, false);
-            if (e == null || readOnly.containsKey(a)) {
-                // cannot be examined now: its protected paths beneath go back to rules
-                List<Path> beneath = readOnly.keySet().stream().filter(p -> p.startsWith(a)).toList();
-                for (Path p : beneath) {
+            if (e == null) {
+                for (Path p : readOnly.keySet().stream().filter(p -> p.startsWith(a)).toList()) {
                     readOnly.remove(p);
                     set.paths().stream().filter(pp -> pp.path().normalize().equals(p)).forEach(rules::add);
                 }
                 continue;
             }
             binds.add(e);
+            steps.add(new Plan.Step("bind-on-the-way", a, "in the session's mount namespace, bound onto itself,"
+                    + " recursive, stays writable: a mount point cannot be renamed or removed"));
         }
-        // ways of paths that went back to rules are bound all the same: a writable bind changes nothing else
         List<Path> sorted = new ArrayList<>(readOnly.keySet());
-        sorted.sort(topDown);
-        for (Path a : way) {
-            if (binds.stream().anyMatch(b -> b.path().equals(a.toString()))) {
-                steps.add(new Plan.Step("bind-on-the-way", a, "in the session's mount namespace, bound onto itself,"
-                        + " recursive, stays writable: a mount point cannot be renamed or removed"));
-            }
-        }
+        sorted.sort(Binds.TOP_DOWN);
         for (Path p : sorted) {
             Binds.Entry e = readOnly.get(p);
             binds.add(e);

@@ -5,6 +5,7 @@ import dev.ralon.enforcer.spi.KernelInterfaces;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.linux.Binds;
 import dev.ralon.linux.LinuxAbi;
 import dev.ralon.linux.MountTable;
 import dev.ralon.linux.SessionContainer;
@@ -14,13 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /** The mount backend's planner: from the protected set to the ordered binds the stage makes, with the plan's steps. */
 final class MountPlanner {
@@ -39,8 +38,6 @@ final class MountPlanner {
         List<Plan.Step> steps = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<Plan.Refusal> refusals = new ArrayList<>();
-        Comparator<Path> topDown = Comparator.comparingInt(Path::getNameCount).thenComparing(Comparator.naturalOrder());
-        TreeSet<Path> way = new TreeSet<>(topDown);
         Map<Path, PlanFile.Entry> protect = new LinkedHashMap<>();
         Map<Path, Path> aliasOf = new HashMap<>();
         MountTable mounts = MountTable.read();
@@ -92,29 +89,23 @@ final class MountPlanner {
         // an alias beneath another protected directory is already covered by that directory's bind
         protect.keySet().removeIf(a -> aliasOf.containsKey(a) && protect.keySet().stream()
                 .anyMatch(d -> !d.equals(a) && a.startsWith(d) && protect.get(d).type() == LinuxAbi.S_IFDIR));
-        for (Path p : protect.keySet()) {
-            for (Path a = p.getParent(); a != null && a.getParent() != null; a = a.getParent()) {
-                way.add(a);
-            }
-        }
         List<PlanFile.Entry> entries = new ArrayList<>();
-        for (Path a : way) {
+        for (Path a : Binds.waysTo(protect.keySet())) {
             if (protect.containsKey(a)) {
                 continue; // cannot happen with a well-formed set (nothing beneath a protected directory)
             }
             try {
-                Map<String, Object> attrs = Files.readAttributes(a, "unix:mode,dev,ino", LinkOption.NOFOLLOW_LINKS);
-                entries.add(new PlanFile.Entry(PlanFile.Op.WAY, a.toString(),
-                        ((Integer) attrs.get("mode")) & LinuxAbi.S_IFMT, (Long) attrs.get("dev"), (Long) attrs.get("ino")));
+                Binds.Entry w = Binds.examine(a, false);
+                entries.add(new PlanFile.Entry(PlanFile.Op.WAY, w.path(), w.type(), w.dev(), w.ino()));
                 steps.add(new Plan.Step("bind-on-the-way", a, "bound onto itself, recursive, stays writable: a mount"
                         + " point cannot be renamed or removed"));
-            } catch (IOException | UnsupportedOperationException e) {
+            } catch (IOException e) {
                 refusals.add(Plan.Refusal.of(a, "cannot examine " + a + " (on the way to a protected path): "
                         + e.getMessage(), Set.of(Guarantee.ANCESTOR_RENAME)));
             }
         }
         List<Path> sorted = new ArrayList<>(protect.keySet());
-        sorted.sort(topDown);
+        sorted.sort(Binds.TOP_DOWN);
         for (Path p : sorted) {
             PlanFile.Entry e = protect.get(p);
             entries.add(e);

@@ -105,7 +105,7 @@ public final class MountStage {
         try {
             LibC.chdir(plan.cwd());
         } catch (LastErrorException e) {
-            throw new StageException("cannot change directory to " + plan.cwd() + ": " + Mounts.err(e) + " (chdir)");
+            throw new StageException("cannot change directory to " + plan.cwd() + ": " + dev.ralon.linux.Binds.err(e) + " (chdir)");
         }
         List<String> argv = new ArrayList<>();
         argv.add(plan.unshare());

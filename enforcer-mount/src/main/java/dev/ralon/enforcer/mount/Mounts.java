@@ -15,13 +15,6 @@ import java.util.List;
  * failure is a {@link StageException} and the command is not started.
  */
 final class Mounts {
-    static final int OPEN_TREE_CLONE = Binds.OPEN_TREE_CLONE;
-    static final int OPEN_TREE_CLOEXEC = LinuxAbi.O_CLOEXEC;
-    static final int MOVE_MOUNT_F_EMPTY_PATH = Binds.MOVE_MOUNT_F_EMPTY_PATH;
-    static final int MOVE_MOUNT_T_EMPTY_PATH = Binds.MOVE_MOUNT_T_EMPTY_PATH;
-    static final int STATX_TYPE = Binds.STATX_TYPE;
-    static final int STATX_INO = Binds.STATX_INO;
-
     private Mounts() {
     }
 
@@ -55,11 +48,6 @@ final class Mounts {
         } catch (ExecException e) {
             throw new StageException(e.getMessage());
         }
-    }
-
-    /** {@link Binds#openNoSymlinks}. */
-    static int openNoSymlinks(int root, String path) throws LastErrorException {
-        return Binds.openNoSymlinks(root, path);
     }
 
     /** Whether {@code fd} is the object of type {@code type} (S_IFMT bits) on device {@code dev} with inode {@code ino}. */
@@ -109,7 +97,7 @@ final class Mounts {
         try {
             LibC.unshare(LinuxAbi.CLONE_NEWNS);
         } catch (LastErrorException x) {
-            throw new StageException("cannot make the confined mount namespace: " + err(x) + " (unshare)");
+            throw new StageException("cannot make the confined mount namespace: " + Binds.err(x) + " (unshare)");
         }
         int root = openRoot();
         int[] targets = new int[areas.size()];
@@ -124,9 +112,9 @@ final class Mounts {
                 wasReadOnly[i] = readOnlyMount(targets[i], e.path()); // a protected path, a read-only file system
                 try {
                     trees[i] = (int) LibC.syscall(LinuxAbi.SYS_OPEN_TREE, targets[i], "",
-                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE);
+                            Binds.OPEN_TREE_CLONE | LinuxAbi.O_CLOEXEC | LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_RECURSIVE);
                 } catch (LastErrorException x) {
-                    throw new StageException("cannot clone the mount at the writable area " + e.path() + ": " + err(x)
+                    throw new StageException("cannot clone the mount at the writable area " + e.path() + ": " + Binds.err(x)
                             + " (open_tree)");
                 }
             }
@@ -135,15 +123,15 @@ final class Mounts {
             try {
                 Binds.makeReadOnly(root);
             } catch (LastErrorException x) {
-                throw new StageException("cannot make the file system read-only outside the writable areas: " + err(x)
+                throw new StageException("cannot make the file system read-only outside the writable areas: " + Binds.err(x)
                         + " (mount_setattr)");
             }
             for (int i = 0; i < areas.size(); i++) {
                 try {
                     LibC.syscall(LinuxAbi.SYS_MOVE_MOUNT, trees[i], "", targets[i], "",
-                            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+                            Binds.MOVE_MOUNT_F_EMPTY_PATH | Binds.MOVE_MOUNT_T_EMPTY_PATH);
                 } catch (LastErrorException x) {
-                    throw new StageException("cannot put the writable area " + areas.get(i).path() + " back: " + err(x)
+                    throw new StageException("cannot put the writable area " + areas.get(i).path() + " back: " + Binds.err(x)
                             + " (move_mount)");
                 }
             }
@@ -183,27 +171,5 @@ final class Mounts {
     /** close(2) of a descriptor the stage owns (O_PATH or read-only): nothing can be lost, a failure is ignored. */
     static void close(int fd) {
         LibC.close(fd);
-    }
-
-    /** The error text in the stage's messages (lower case: it follows a colon mid-sentence). */
-    static String err(LastErrorException e) {
-        return Binds.err(e);
-    }
-
-    /** glibc's makedev(3), so a statx major/minor pair compares with the st_dev Java reports. */
-    static long makedev(long major, long minor) {
-        return Binds.makedev(major, minor);
-    }
-
-    static int u16(byte[] b, int off) {
-        return Binds.u16(b, off);
-    }
-
-    static long u32(byte[] b, int off) {
-        return Binds.u32(b, off);
-    }
-
-    static long u64(byte[] b, int off) {
-        return Binds.u64(b, off);
     }
 }

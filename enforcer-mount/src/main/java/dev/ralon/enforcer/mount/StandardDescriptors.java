@@ -1,6 +1,7 @@
 package dev.ralon.enforcer.mount;
 
 import com.sun.jna.LastErrorException;
+import dev.ralon.linux.Binds;
 import dev.ralon.linux.LibC;
 import dev.ralon.linux.LinuxAbi;
 
@@ -8,9 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static dev.ralon.enforcer.mount.Mounts.u16;
-import static dev.ralon.enforcer.mount.Mounts.u32;
-import static dev.ralon.enforcer.mount.Mounts.u64;
+import static dev.ralon.linux.Binds.u16;
+import static dev.ralon.linux.Binds.u32;
+import static dev.ralon.linux.Binds.u64;
 
 /**
  * Descriptors 0, 1 and 2 the command inherits, made unable to reach a writable path through the sandbox's mounts.
@@ -65,12 +66,12 @@ final class StandardDescriptors {
     private static void secure(int fd) throws StageException {
         byte[] stx = new byte[256];
         try {
-            LibC.statx(fd, "", LinuxAbi.AT_EMPTY_PATH, Mounts.STATX_TYPE | Mounts.STATX_INO, stx);
+            LibC.statx(fd, "", LinuxAbi.AT_EMPTY_PATH, Binds.STATX_TYPE | Binds.STATX_INO, stx);
         } catch (LastErrorException e) {
             if (e.getErrorCode() == LinuxAbi.EBADF) {
                 return; // closed: nothing to reach
             }
-            throw new StageException("cannot examine " + NAMES[fd] + ": " + Mounts.err(e) + " (statx)");
+            throw new StageException("cannot examine " + NAMES[fd] + ": " + Binds.err(e) + " (statx)");
         }
         int type = u16(stx, 28) & LinuxAbi.S_IFMT;
         if (type != LinuxAbi.S_IFREG && type != LinuxAbi.S_IFDIR) {
@@ -88,7 +89,7 @@ final class StandardDescriptors {
                     + " (nothing was started)");
         }
         long ino = u64(stx, 32);
-        long dev = Mounts.makedev(u32(stx, 136), u32(stx, 140));
+        long dev = Binds.makedev(u32(stx, 136), u32(stx, 140));
         int path = reopenPath(name, type, dev, ino);
         if (path < 0) {
             return; // a file no name leads to any more: no protected path is reached through it
@@ -120,7 +121,7 @@ final class StandardDescriptors {
         int root = Mounts.openRoot();
         int fd;
         try {
-            fd = Mounts.openNoSymlinks(root, name);
+            fd = Binds.openNoSymlinks(root, name);
         } catch (LastErrorException e) {
             return -1;
         } finally {
@@ -151,7 +152,7 @@ final class StandardDescriptors {
             fresh = LibC.open("/proc/self/fd/" + path, openFlags | LinuxAbi.O_CLOEXEC);
         } catch (LastErrorException e) {
             if (e.getErrorCode() != LinuxAbi.EACCES) {
-                throw new StageException("cannot reopen " + NAMES[fd] + " (" + name + "): " + Mounts.err(e) + " (open)");
+                throw new StageException("cannot reopen " + NAMES[fd] + " (" + name + "): " + Binds.err(e) + " (open)");
             }
             fresh = -1; // no longer readable by this user: the O_PATH descriptor, on the read-only mount, stands in
         }
@@ -170,7 +171,7 @@ final class StandardDescriptors {
             }
             LibC.dup3(source, fd, 0); // without O_CLOEXEC: it must survive the exec
         } catch (LastErrorException e) {
-            throw new StageException("cannot replace " + NAMES[fd] + " (" + name + "): " + Mounts.err(e) + " (dup3)");
+            throw new StageException("cannot replace " + NAMES[fd] + " (" + name + "): " + Binds.err(e) + " (dup3)");
         } finally {
             if (fresh >= 0) {
                 close(fresh);
@@ -182,7 +183,7 @@ final class StandardDescriptors {
         try {
             return LibC.fcntl(fd, cmd, 0);
         } catch (LastErrorException e) {
-            throw new StageException("cannot read the flags of " + name + ": " + Mounts.err(e) + " (fcntl)");
+            throw new StageException("cannot read the flags of " + name + ": " + Binds.err(e) + " (fcntl)");
         }
     }
 
