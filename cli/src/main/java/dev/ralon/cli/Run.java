@@ -268,7 +268,7 @@ final class Run {
         StartReport.putEnv(env, enforcer, planned);
         Launch launch;
         try {
-            launch = enforcer.prepare(plan, new Command(executable, command, env, cwd),
+            launch = enforcer.prepare(plan, Command.of(executable, command, env, cwd),
                     confines ? confinement : Confinement.NONE);
         } catch (EnforcementException e) {
             throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");

@@ -96,6 +96,6 @@ public final class CapsKeepingEnforcer implements Enforcer {
         argv.addAll(paths);
         argv.add(command.executable().toString());
         argv.addAll(command.argv().subList(1, command.argv().size()));
-        return new Launch(Path.of("/usr/bin/unshare"), argv, command.env());
+        return Launch.of(Path.of("/usr/bin/unshare"), argv, command.env());
     }
 }

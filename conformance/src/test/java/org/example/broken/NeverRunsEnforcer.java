@@ -50,6 +50,6 @@ public final class NeverRunsEnforcer implements Enforcer {
 
     @Override
     public Launch prepare(Plan plan, Command command) {
-        return new Launch(Path.of("/bin/true"), List.of("true"), command.env());
+        return Launch.of(Path.of("/bin/true"), List.of("true"), command.env());
     }
 }

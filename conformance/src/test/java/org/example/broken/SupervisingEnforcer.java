@@ -43,6 +43,6 @@ public final class SupervisingEnforcer implements Enforcer {
         List<String> argv = new ArrayList<>(List.of("sh", "-c", "\"$@\"; rc=$?; exit $rc", "sh",
                 command.executable().toString()));
         argv.addAll(command.argv().subList(1, command.argv().size()));
-        return new Launch(Path.of("/bin/sh"), argv, command.env());
+        return Launch.of(Path.of("/bin/sh"), argv, command.env());
     }
 }

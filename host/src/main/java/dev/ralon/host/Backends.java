@@ -199,7 +199,7 @@ public final class Backends {
         }
         List<ProtectedPath> kept = new ArrayList<>(set.paths());
         kept.removeAll(gone);
-        return new ProtectedSet(set.root(), set.policyFile(), kept, set.warnings());
+        return ProtectedSet.of(set.root(), set.policyFile(), kept, set.warnings());
     }
 
     public static Probe safeProbe(Enforcer e) {

@@ -333,7 +333,7 @@ public final class Baseline {
         }
         List<ProtectedPath> paths = new ArrayList<>(all.values());
         paths.sort(Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
+        return ProtectedSet.of(set.root(), set.policyFile(), paths, set.warnings());
     }
 
     private static boolean coveredBy(Map<Path, ProtectedPath> all, Path p) {

@@ -376,11 +376,11 @@ final class BaselineItems {
         List<ProtectedPath> paths = new ArrayList<>();
         String reason = "baseline: " + why + " (--no-baseline leaves it out)";
         for (Path link : r.links()) {
-            paths.add(new ProtectedPath(link, ProtectedPath.Kind.SYMLINK,
+            paths.add(ProtectedPath.of(link, ProtectedPath.Kind.SYMLINK,
                     List.of("baseline: symbolic link on the way to " + p + " (--no-baseline leaves it out)")));
         }
         Path real = r.reached() == null ? p : r.reached();
-        paths.add(new ProtectedPath(real, kindOf(real), List.of(reason)));
+        paths.add(ProtectedPath.of(real, kindOf(real), List.of(reason)));
         return new Baseline.Item(display(home, projectRoot, p), why, paths);
     }
 

@@ -37,16 +37,16 @@ public final class ProtectedSets {
             if (e.via() != null) {
                 reasons.add("reached as " + e.via() + " through a symbolic link");
             }
-            paths.add(new ProtectedPath(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
+            paths.add(ProtectedPath.of(e.path(), ProtectedPath.Kind.valueOf(e.kind().name()), reasons));
         }
         for (Expansion.Entry link : expansion.linksOnTheWay()) {
             // not a match: a link through which a protected path is reached; retargeting it would change what the
             // next run protects, so the run keeps it as it is (docs/security.md, "links on the way")
-            paths.add(new ProtectedPath(link.path(), ProtectedPath.Kind.SYMLINK,
+            paths.add(ProtectedPath.of(link.path(), ProtectedPath.Kind.SYMLINK,
                     List.of("symbolic link on the way to " + link.via())));
         }
         paths.sort(java.util.Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(expansion.root(), policy.file(), paths, expansion.warningMessages());
+        return ProtectedSet.of(expansion.root(), policy.file(), paths, expansion.warningMessages());
     }
 
 }

@@ -185,7 +185,7 @@ class BaselineTest {
         Path proj = repo(home.resolve("proj"));
         Files.writeString(home.resolve(".bashrc"), "x\n");
         Files.writeString(proj.resolve("agent.lock"), "version: 1\n");
-        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), List.of(new ProtectedPath(
+        ProtectedSet set = ProtectedSet.of(proj, proj.resolve("agent.lock"), List.of(ProtectedPath.of(
                 proj.resolve("agent.lock"), ProtectedPath.Kind.FILE, List.of("self"))), List.of());
         List<Baseline.Item> items = Baseline.items(proj, Map.of("HOME", home.toString()), Baseline.Start.NONE);
 
@@ -240,9 +240,9 @@ class BaselineTest {
         Path root = tmp.toRealPath();
         Path hooks = Files.createDirectories(root.resolve(".git/hooks"));
         Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\n");
-        ProtectedSet set = new ProtectedSet(root, root.resolve("agent.lock"), List.of(new ProtectedPath(
+        ProtectedSet set = ProtectedSet.of(root, root.resolve("agent.lock"), List.of(ProtectedPath.of(
                 hooks.resolve("pre-commit"), ProtectedPath.Kind.FILE, List.of("policy"))), List.of());
-        Baseline.Item item = new Baseline.Item(".git/hooks", "hooks", List.of(new ProtectedPath(hooks,
+        Baseline.Item item = new Baseline.Item(".git/hooks", "hooks", List.of(ProtectedPath.of(hooks,
                 ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
         assertEquals(List.of(hooks), Baseline.merge(set, List.of(item)).paths().stream().map(ProtectedPath::path).toList());
     }

@@ -70,7 +70,7 @@ final class ContainedBinds {
                 continue;
             }
             binds.add(e);
-            steps.add(new Plan.Step("bind-on-the-way", a, "in the session's mount namespace, bound onto itself,"
+            steps.add(Plan.Step.of("bind-on-the-way", a, "in the session's mount namespace, bound onto itself,"
                     + " recursive, stays writable: a mount point cannot be renamed or removed"));
         }
         List<Path> sorted = new ArrayList<>(readOnly.keySet());
@@ -78,13 +78,13 @@ final class ContainedBinds {
         for (Path p : sorted) {
             Binds.Entry e = readOnly.get(p);
             binds.add(e);
-            steps.add(new Plan.Step("bind-readonly", p, (e.type() == dev.ralon.linux.LinuxAbi.S_IFDIR
+            steps.add(Plan.Step.of("bind-readonly", p, (e.type() == dev.ralon.linux.LinuxAbi.S_IFDIR
                     ? "directory and everything beneath it" : "file") + " outside the project; in the session's mount"
                     + " namespace, bound onto itself, recursive, read-only (no Landlock rule: its directories stay"
                     + " free)"));
         }
         rules.sort(Comparator.comparing(ProtectedPath::path));
-        return new Result(new ProtectedSet(set.root(), set.policyFile(), rules, set.warnings()), List.copyOf(binds),
+        return new Result(ProtectedSet.of(set.root(), set.policyFile(), rules, set.warnings()), List.copyOf(binds),
                 steps);
     }
 

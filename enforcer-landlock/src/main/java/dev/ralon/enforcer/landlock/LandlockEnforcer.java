@@ -212,7 +212,7 @@ public final class LandlockEnforcer implements Enforcer {
                     kept.add(pp);
                 }
             }
-            protectedSet = new ProtectedSet(protectedSet.root(), protectedSet.policyFile(), kept,
+            protectedSet = ProtectedSet.of(protectedSet.root(), protectedSet.policyFile(), kept,
                 protectedSet.warnings());
         }
         if (abi < 0) {
@@ -243,9 +243,9 @@ public final class LandlockEnforcer implements Enforcer {
         }
 
         List<Plan.Step> steps = new ArrayList<>();
-        steps.add(new Plan.Step("no-new-privs", null,
+        steps.add(Plan.Step.of("no-new-privs", null,
             "prctl(PR_SET_NO_NEW_PRIVS): no set-uid gain, required by Landlock"));
-        steps.add(new Plan.Step("landlock-ruleset", null, "handle " + Long.bitCount(handled)
+        steps.add(Plan.Step.of("landlock-ruleset", null, "handle " + Long.bitCount(handled)
             + " filesystem rights (" + (abi > 0 ? "Landlock ABI " + abi : "Landlock unavailable, shown for ABI 1")
             + "): "
             + Access.words(handled)
@@ -260,10 +260,10 @@ public final class LandlockEnforcer implements Enforcer {
             } else {
                 detail = rule.directory() ? fullDir : fullFile;
             }
-            steps.add(new Plan.Step("landlock-rule", rule.path(), detail));
+            steps.add(Plan.Step.of("landlock-rule", rule.path(), detail));
         }
         if (notContained == null) {
-            steps.add(new Plan.Step("pid-namespace", null, "the command runs in a PID namespace of its own, with a"
+            steps.add(Plan.Step.of("pid-namespace", null, "the command runs in a PID namespace of its own, with a"
                 + " PID 1, which mounts the namespace's /proc before the restriction" + (procReadOnly.isEmpty() ? ""
                 : " and binds " + procReadOnly + " read-only on it") + ", beneath ralon's process (timeout(1), which"
                 + " passes signals on): when the command ends, every process it started ends"));
@@ -272,10 +272,10 @@ public final class LandlockEnforcer implements Enforcer {
             refusals.add(Plan.Refusal.of(null, "processes the command starts could outlive it: " + notContained,
                 Set.of(Guarantee.LEFTOVERS)));
         }
-        steps.add(new Plan.Step("landlock-restrict-self", null, "enforce on this thread; the command exec'd on it and"
+        steps.add(Plan.Step.of("landlock-restrict-self", null, "enforce on this thread; the command exec'd on it and"
             + " everything it spawns inherit the restriction"));
         if (notContained == null) {
-            steps.add(new Plan.Step("unshare", null, "a nested user namespace with your own uid/gid (the launcher's"
+            steps.add(Plan.Step.of("unshare", null, "a nested user namespace with your own uid/gid (the launcher's"
                 + " maps you to root), then the command runs"));
         }
 
@@ -417,7 +417,7 @@ public final class LandlockEnforcer implements Enforcer {
         rest.addAll(command.argv().subList(1, command.argv().size()));
         if (!pl.contained()) {
             new LandlockApplier(pl, handled, abi).apply();
-            return new Launch(unshare, rest, command.env());
+            return Launch.of(unshare, rest, command.env());
         }
         // Contained (LandlockContainment): the PID namespace and its PID 1, which mounts the session's /proc, first,
         // made by this thread as root of the launcher's user namespace; then the restriction, which refuses every
@@ -432,7 +432,7 @@ public final class LandlockEnforcer implements Enforcer {
             throw new EnforcementException("landlock: " + e.getMessage());
         }
         new LandlockApplier(pl, handled, abi).apply();
-        return new Launch(timeout, SessionContainer.argvAfterPid1(timeout, rest), command.env());
+        return Launch.of(timeout, SessionContainer.argvAfterPid1(timeout, rest), command.env());
     }
 
     private static String firstLine(String s) {

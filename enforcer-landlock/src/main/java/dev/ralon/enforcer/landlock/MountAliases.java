@@ -63,7 +63,7 @@ final class MountAliases {
                 }
                 List<String> reasons = new ArrayList<>(pp.reasons());
                 reasons.add("the same object as " + a.original() + ", reached through another mount");
-                ProtectedPath extra = new ProtectedPath(alias, kind(alias), reasons);
+                ProtectedPath extra = ProtectedPath.of(alias, kind(alias), reasons);
                 all.put(alias, extra);
                 added.add(extra);
                 notes.add(a.original() + " is also reachable at " + alias + " (another mount of its file system):"
@@ -75,7 +75,7 @@ final class MountAliases {
         }
         List<ProtectedPath> paths = new ArrayList<>(all.values());
         paths.sort(Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
+        return ProtectedSet.of(set.root(), set.policyFile(), paths, set.warnings());
     }
 
     private static boolean coveredByDirectory(Map<Path, ProtectedPath> all, Path p) {

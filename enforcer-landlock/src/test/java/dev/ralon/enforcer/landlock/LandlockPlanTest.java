@@ -226,7 +226,7 @@ class LandlockPlanTest {
     @Test
     void prepareRefusesAPlanItDidNotMake() {
         Plan foreign = Plan.builder("landlock").build();
-        Command cmd = new Command(Path.of("/bin/true"), List.of("true"), Map.of(), Path.of("/"));
+        Command cmd = Command.of(Path.of("/bin/true"), List.of("true"), Map.of(), Path.of("/"));
         EnforcementException e = assertThrows(EnforcementException.class, () -> new LandlockEnforcer().prepare(foreign, cmd));
         assertNotNull(e.getMessage());
     }
@@ -269,10 +269,10 @@ class LandlockPlanTest {
         base = Sandboxes.newBase("ralon-ll-plan-");
         Path proj = Files.createDirectories(base.resolve("proj"));
         Files.writeString(proj.resolve("secret.txt"), "s\n");
-        List<ProtectedPath> paths = List.of(new ProtectedPath(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE,
-            List.of("secret.txt")), new ProtectedPath(Path.of("/proc/sys"), ProtectedPath.Kind.DIRECTORY,
+        List<ProtectedPath> paths = List.of(ProtectedPath.of(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE,
+            List.of("secret.txt")), ProtectedPath.of(Path.of("/proc/sys"), ProtectedPath.Kind.DIRECTORY,
             List.of("kernel settings")));
-        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of());
+        ProtectedSet set = ProtectedSet.of(proj, proj.resolve("agent.lock"), paths, List.of());
         LandlockEnforcer e = new LandlockEnforcer();
 
         Plan contained = e.plan(set, 7, null);
@@ -307,10 +307,10 @@ class LandlockPlanTest {
         Path hooks = Files.createDirectories(state.resolve("hooks"));
         Path absent = state.resolve("rules.toml");
         List<ProtectedPath> paths = new ArrayList<>(List.of(
-            new ProtectedPath(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE, List.of("secret.txt")),
-            new ProtectedPath(state.resolve("settings.json"), ProtectedPath.Kind.FILE, List.of("baseline")),
-            new ProtectedPath(hooks, ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
-        ProtectedSet set = new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of());
+            ProtectedPath.of(proj.resolve("secret.txt"), ProtectedPath.Kind.FILE, List.of("secret.txt")),
+            ProtectedPath.of(state.resolve("settings.json"), ProtectedPath.Kind.FILE, List.of("baseline")),
+            ProtectedPath.of(hooks, ProtectedPath.Kind.DIRECTORY, List.of("baseline"))));
+        ProtectedSet set = ProtectedSet.of(proj, proj.resolve("agent.lock"), paths, List.of());
         LandlockEnforcer e = new LandlockEnforcer();
 
         Plan contained = e.plan(set, 7, null);
@@ -327,8 +327,8 @@ class LandlockPlanTest {
         assertTrue(contained.steps().stream().anyMatch(st -> st.action().equals("bind-readonly")
             && hooks.equals(st.path())), contained.steps().toString());
 
-        paths.add(new ProtectedPath(absent, ProtectedPath.Kind.MISSING, List.of("baseline")));
-        Plan withAbsent = e.plan(new ProtectedSet(proj, proj.resolve("agent.lock"), paths, List.of()), 7, null);
+        paths.add(ProtectedPath.of(absent, ProtectedPath.Kind.MISSING, List.of("baseline")));
+        Plan withAbsent = e.plan(ProtectedSet.of(proj, proj.resolve("agent.lock"), paths, List.of()), 7, null);
         assertTrue(withAbsent.createRestricted().contains(state), "a missing path stays a rule: its creation is"
             + " refused by making its directory create-restricted");
 
@@ -343,8 +343,8 @@ class LandlockPlanTest {
 
     private static ProtectedSet set(Path root, Map<String, ProtectedPath.Kind> kinds) {
         List<ProtectedPath> paths = new ArrayList<>();
-        kinds.forEach((rel, kind) -> paths.add(new ProtectedPath(root.resolve(rel), kind, List.of(rel))));
+        kinds.forEach((rel, kind) -> paths.add(ProtectedPath.of(root.resolve(rel), kind, List.of(rel))));
         paths.sort(Comparator.comparing(ProtectedPath::path));
-        return new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of());
+        return ProtectedSet.of(root, root.resolve("agent.lock"), paths, List.of());
     }
 }

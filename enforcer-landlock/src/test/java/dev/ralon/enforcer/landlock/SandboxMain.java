@@ -45,7 +45,7 @@ public final class SandboxMain {
         List<ProtectedPath> paths = new ArrayList<>();
         for (int i = 1; i < sep; i++) {
             Path p = Path.of(args[i]).toAbsolutePath().normalize();
-            paths.add(new ProtectedPath(p, kindOf(p), List.of(args[i] + " (test)")));
+            paths.add(ProtectedPath.of(p, kindOf(p), List.of(args[i] + " (test)")));
         }
         paths.sort(new Comparator<ProtectedPath>() { // no lambda: keep the measured startup path free of indy
             @Override
@@ -53,7 +53,7 @@ public final class SandboxMain {
                 return a.path().compareTo(b.path());
             }
         });
-        ProtectedSet set = new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of());
+        ProtectedSet set = ProtectedSet.of(root, root.resolve("agent.lock"), paths, List.of());
         List<String> argv = List.of(Arrays.copyOfRange(args, sep + 1, args.length));
 
         LandlockEnforcer enforcer = new LandlockEnforcer();
@@ -88,7 +88,7 @@ public final class SandboxMain {
             // Test hook: the file system changes between plan and prepare; prepare must fail closed.
             Files.walk(Path.of(removeBeforePrepare)).sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
-        Command command = new Command(Path.of(argv.get(0)), argv, System.getenv(), Path.of("").toAbsolutePath());
+        Command command = Command.of(Path.of(argv.get(0)), argv, System.getenv(), Path.of("").toAbsolutePath());
         try {
             Launch launch = enforcer.prepare(plan, command);
             // as the host does under landlock: the session domain grants REFER (SessionGuard.Options#grantRefer)

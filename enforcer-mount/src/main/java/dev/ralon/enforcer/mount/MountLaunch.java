@@ -128,7 +128,7 @@ final class MountLaunch {
         argv.add("--");
         argv.add(command.executable().toString());
         argv.addAll(command.argv().subList(1, command.argv().size()));
-        return new Launch(unshare, argv, StageEnvironment.forStage(command.env(), System.getenv(Exec.ORIG_NOFILE_ENV)));
+        return Launch.of(unshare, argv, StageEnvironment.forStage(command.env(), System.getenv(Exec.ORIG_NOFILE_ENV)));
     }
 
     /**
@@ -155,7 +155,7 @@ final class MountLaunch {
         if (!LauncherNamespace.invokerIsRoot() && LibC.prctl(LinuxAbi.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
             throw new EnforcementException("cannot set no_new_privs: " + Errno.text(Native.getLastError()) + " (prctl)");
         }
-        return new Launch(Path.of(argv.get(0)), argv, command.env());
+        return Launch.of(Path.of(argv.get(0)), argv, command.env());
     }
 
     /**

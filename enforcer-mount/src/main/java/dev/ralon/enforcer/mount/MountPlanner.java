@@ -41,14 +41,14 @@ final class MountPlanner {
         Map<Path, PlanFile.Entry> protect = new LinkedHashMap<>();
         Map<Path, Path> aliasOf = new HashMap<>();
         MountTable mounts = MountTable.read();
-        steps.add(new Plan.Step("unshare", null, "new user namespace (you are root in it, mapped to your uid) and"
+        steps.add(Plan.Step.of("unshare", null, "new user namespace (you are root in it, mapped to your uid) and"
                 + " mount namespace with private propagation, where the binds below are made"));
         for (ProtectedPath pp : set.paths()) {
             Path p = pp.path().normalize();
             if (pp.kind() == ProtectedPath.Kind.MISSING) {
                 // Not a declared guarantee (a bind mount needs an existing target, and making one would create the
                 // file in the project): the host says so in one line (host-side admission); no refusal here.
-                steps.add(new Plan.Step("not-protected", p, "missing: creating it is NOT prevented by this backend"));
+                steps.add(Plan.Step.of("not-protected", p, "missing: creating it is NOT prevented by this backend"));
                 continue;
             }
             Map<String, Object> attrs;
@@ -56,7 +56,7 @@ final class MountPlanner {
                 attrs = Files.readAttributes(p, "unix:mode,dev,ino,nlink", LinkOption.NOFOLLOW_LINKS);
             } catch (IOException | UnsupportedOperationException e) {
                 refusals.add(Plan.Refusal.of(p, "cannot examine " + p + ": " + e.getMessage(), MountEnforcer.GUARANTEES));
-                steps.add(new Plan.Step("refuse", p, "cannot be examined"));
+                steps.add(Plan.Step.of("refuse", p, "cannot be examined"));
                 continue;
             }
             int type = ((Integer) attrs.get("mode")) & LinuxAbi.S_IFMT;
@@ -97,7 +97,7 @@ final class MountPlanner {
             try {
                 Binds.Entry w = Binds.examine(a, false);
                 entries.add(new PlanFile.Entry(PlanFile.Op.WAY, w.path(), w.type(), w.dev(), w.ino()));
-                steps.add(new Plan.Step("bind-on-the-way", a, "bound onto itself, recursive, stays writable: a mount"
+                steps.add(Plan.Step.of("bind-on-the-way", a, "bound onto itself, recursive, stays writable: a mount"
                         + " point cannot be renamed or removed"));
             } catch (IOException e) {
                 refusals.add(Plan.Refusal.of(a, "cannot examine " + a + " (on the way to a protected path): "
@@ -122,17 +122,17 @@ final class MountPlanner {
                 what = "the same " + what + " as " + aliasOf.get(p) + ", reachable here through another mount of its"
                         + " file system";
             }
-            steps.add(new Plan.Step("bind-readonly", p, what + "; bound onto itself, recursive, mount_setattr read-only"));
+            steps.add(Plan.Step.of("bind-readonly", p, what + "; bound onto itself, recursive, mount_setattr read-only"));
         }
         String notContained = SessionContainer.unavailableReason();
         if (notContained == null) {
-            steps.add(new Plan.Step("pid-namespace", null, "the command runs in a PID namespace of its own, child of"
+            steps.add(Plan.Step.of("pid-namespace", null, "the command runs in a PID namespace of its own, child of"
                     + " its PID 1 (timeout(1), which passes signals on): when it ends, every process it started ends"));
         } else {
             refusals.add(Plan.Refusal.of(null, "processes the command starts could outlive it: " + notContained,
                     Set.of(Guarantee.LEFTOVERS)));
         }
-        steps.add(new Plan.Step("unshare", null, "nested user and mount namespace with your own uid/gid: every mount"
+        steps.add(Plan.Step.of("unshare", null, "nested user and mount namespace with your own uid/gid: every mount"
                 + " above becomes locked (cannot be unmounted, remounted writable or moved), then the command runs"));
         long mountMax = parseLong(MountProbe.readSysctl("/proc/sys/fs/mount-max"), 100_000);
         long current = countMounts();

@@ -30,7 +30,7 @@ class MountEnforcerTest {
     Path tmp;
 
     private static ProtectedPath pp(Path p, ProtectedPath.Kind k) {
-        return new ProtectedPath(p, k, List.of("test"));
+        return ProtectedPath.of(p, k, List.of("test"));
     }
 
     @Test
@@ -85,7 +85,7 @@ class MountEnforcerTest {
         List<ProtectedPath> paths = List.of(pp(root.resolve("a/b/pom.xml"), ProtectedPath.Kind.FILE),
                 pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE),
                 pp(root.resolve("secrets"), ProtectedPath.Kind.DIRECTORY));
-        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of()));
+        Plan plan = new MountEnforcer().plan(ProtectedSet.of(root, root.resolve("agent.lock"), paths, List.of()));
         assertTrue(plan.enforceable(), plan.refusals().toString());
         assertTrue(plan.createRestricted().isEmpty());
         List<Path> way = new ArrayList<>();
@@ -124,7 +124,7 @@ class MountEnforcerTest {
         // a bind for it; its dry-run step says it is not prevented.
         Path root = tmp.toRealPath();
         Files.writeString(root.resolve("agent.lock"), "version: 1\n");
-        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"),
+        Plan plan = new MountEnforcer().plan(ProtectedSet.of(root, root.resolve("agent.lock"),
                 List.of(pp(root.resolve(".env"), ProtectedPath.Kind.MISSING),
                         pp(root.resolve("agent.lock"), ProtectedPath.Kind.FILE)), List.of()));
         assertTrue(plan.enforceable(), plan.refusals().toString());
@@ -140,7 +140,7 @@ class MountEnforcerTest {
         Path root = tmp.toRealPath();
         Files.writeString(root.resolve("f"), "x");
         Files.createLink(root.resolve("g"), root.resolve("f"));
-        Plan plan = new MountEnforcer().plan(new ProtectedSet(root, root.resolve("agent.lock"),
+        Plan plan = new MountEnforcer().plan(ProtectedSet.of(root, root.resolve("agent.lock"),
                 List.of(pp(root.resolve("f"), ProtectedPath.Kind.FILE)), List.of()));
         assertTrue(plan.warnings().stream().anyMatch(w -> w.contains("2 hard links")), plan.warnings().toString());
     }
@@ -225,10 +225,10 @@ class MountEnforcerTest {
      */
     private static Launch preparedTouch(Path root, Path protectedFile, Path marker) throws Exception {
         MountEnforcer enforcer = new MountEnforcer();
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+        Plan plan = enforcer.plan(ProtectedSet.of(root, root.resolve("agent.lock"),
                 List.of(pp(protectedFile, ProtectedPath.Kind.FILE)), List.of()));
         assertTrue(plan.enforceable(), plan.refusals().toString());
-        return enforcer.prepare(plan, new Command(Path.of("/usr/bin/touch"), List.of("touch", marker.toString()),
+        return enforcer.prepare(plan, Command.of(Path.of("/usr/bin/touch"), List.of("touch", marker.toString()),
                 System.getenv(), root));
     }
 
@@ -323,9 +323,9 @@ class MountEnforcerTest {
         assertEquals(0, mk.code(), mk.out());
         Object ino = Files.getAttribute(root.resolve("fifo"), "unix:ino", java.nio.file.LinkOption.NOFOLLOW_LINKS);
         MountEnforcer enforcer = new MountEnforcer();
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"),
+        Plan plan = enforcer.plan(ProtectedSet.of(root, root.resolve("agent.lock"),
                 List.of(pp(root.resolve("fifo"), ProtectedPath.Kind.OTHER)), List.of()));
-        Launch launch = enforcer.prepare(plan, new Command(Path.of("/bin/sh"),
+        Launch launch = enforcer.prepare(plan, Command.of(Path.of("/bin/sh"),
                 List.of("sh", "-c", "rm -f fifo; echo x > other && mv -f other fifo; exit 0"), System.getenv(), root));
         var r = SandboxKit.run(new ArrayList<>(launch.argv()), root, launch.env(), 60);
         assertEquals(0, r.code(), r.out());

@@ -51,7 +51,7 @@ public final class TestHost {
             } else {
                 kind = ProtectedPath.Kind.MISSING;
             }
-            paths.add(new ProtectedPath(p, kind, List.of("test")));
+            paths.add(ProtectedPath.of(p, kind, List.of("test")));
         }
         paths.sort((a, b) -> a.path().compareTo(b.path()));
         MountEnforcer enforcer = new MountEnforcer();
@@ -60,7 +60,7 @@ public final class TestHost {
             System.err.println("testhost: unavailable: " + probe.detail() + " / fix: " + probe.fix());
             System.exit(4);
         }
-        Plan plan = enforcer.plan(new ProtectedSet(root, root.resolve("agent.lock"), paths, List.of()));
+        Plan plan = enforcer.plan(ProtectedSet.of(root, root.resolve("agent.lock"), paths, List.of()));
         if (System.getenv("TESTHOST_DRY_RUN") != null) {
             plan.steps().forEach(s -> System.out.println("step " + s));
             plan.refusals().forEach(s -> System.out.println("refusal " + s));
@@ -72,7 +72,7 @@ public final class TestHost {
             System.exit(3);
         }
         List<String> argv = Arrays.asList(args).subList(sep + 1, args.length);
-        Command command = new Command(Path.of(argv.get(0)), argv, System.getenv(),
+        Command command = Command.of(Path.of(argv.get(0)), argv, System.getenv(),
                 Path.of(System.getProperty("user.dir")));
         Launch launch = enforcer.prepare(plan, command);
         Exec.replaceProcess(launch.executable(), launch.argv(), launch.env());

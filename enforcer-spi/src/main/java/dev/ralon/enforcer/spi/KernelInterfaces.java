@@ -54,11 +54,11 @@ public final class KernelInterfaces {
         List<ProtectedPath> paths = new ArrayList<>(set.paths());
         for (Path p : PATHS) {
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                paths.add(new ProtectedPath(p, ProtectedPath.Kind.DIRECTORY, List.of(REASON)));
+                paths.add(ProtectedPath.of(p, ProtectedPath.Kind.DIRECTORY, List.of(REASON)));
             } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                paths.add(new ProtectedPath(p, ProtectedPath.Kind.FILE, List.of(REASON)));
+                paths.add(ProtectedPath.of(p, ProtectedPath.Kind.FILE, List.of(REASON)));
             }
         }
-        return new ProtectedSet(set.root(), set.policyFile(), paths, set.warnings());
+        return ProtectedSet.of(set.root(), set.policyFile(), paths, set.warnings());
     }
 }

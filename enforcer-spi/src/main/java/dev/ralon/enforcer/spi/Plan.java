@@ -193,18 +193,59 @@ public final class Plan {
     }
 
     /**
-     * One action of a plan.
+     * One action of a plan. Built through {@link #of}: a final class, not a record, so that it can grow.
      *
-     * @param action a short verb phrase, stable for JSON consumers: e.g. "bind-readonly", "landlock-rule", "unshare"
-     * @param path   the path it acts on, or null when it acts on none
-     * @param detail what exactly, in plain words (flags, access rights, why)
      * @since 0.1.0
      */
     @Stable(since = "0.1.0")
-    public record Step(String action, Path path, String detail) {
-        public Step {
-            Objects.requireNonNull(action, "action");
-            Objects.requireNonNull(detail, "detail");
+    public static final class Step {
+        private final String action;
+        private final Path path;
+        private final String detail;
+
+        private Step(String action, Path path, String detail) {
+            this.action = Objects.requireNonNull(action, "action");
+            this.path = path;
+            this.detail = Objects.requireNonNull(detail, "detail");
+        }
+
+        /**
+         * A step.
+         *
+         * @param action a short verb phrase, stable for JSON consumers: e.g. "bind-readonly", "landlock-rule",
+         *               "unshare"
+         * @param path   the path it acts on, or null when it acts on none
+         * @param detail what exactly, in plain words (flags, access rights, why)
+         * @return the step
+         */
+        public static Step of(String action, Path path, String detail) {
+            return new Step(action, path, detail);
+        }
+
+        /** A short verb phrase, stable for JSON consumers. */
+        public String action() {
+            return action;
+        }
+
+        /** The path it acts on, or null when it acts on none. */
+        public Path path() {
+            return path;
+        }
+
+        /** What exactly, in plain words. */
+        public String detail() {
+            return detail;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Step t && action.equals(t.action) && Objects.equals(path, t.path)
+                    && detail.equals(t.detail);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(action, path, detail);
         }
 
         @Override

@@ -35,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       a default instead);</li>
  *   <li>every other difference (an addition, anything in an {@code @Experimental} type) also fails, until the file is
  *       regenerated with {@code -Dralon.api.update=true}, so that no change to the API goes unnoticed in review;</li>
- *   <li>every public type carries {@link Stable} or {@link Experimental}, and {@code @since} in its Javadoc.</li>
+ *   <li>every public type carries {@link Stable} or {@link Experimental}, and {@code @since} in its Javadoc;</li>
+ *   <li>a {@code @Stable} type can grow, as {@link Stable} requires: no {@code @Stable} record, and no public or
+ *       protected constructor on a {@code @Stable} class (its factories build it), exceptions apart.</li>
  * </ul>
  */
 class ApiCompatibilityTest {
@@ -157,6 +159,26 @@ class ApiCompatibilityTest {
     private static boolean isInterfaceLine(String line, List<String> all) {
         String type = line.substring(0, line.indexOf(' '));
         return all.stream().anyMatch(l -> l.startsWith(type + " [") && l.contains("] interface"));
+    }
+
+    @Test
+    void stableTypesCanGrow() throws Exception {
+        List<String> problems = new ArrayList<>();
+        for (Class<?> c : publicTypes()) {
+            if (!c.isAnnotationPresent(Stable.class) || Throwable.class.isAssignableFrom(c)) {
+                continue;
+            }
+            if (c.isRecord()) {
+                problems.add(c.getName() + " is a record: a component cannot be added without breaking its constructor"
+                        + " and its deconstruction");
+            }
+            for (Constructor<?> k : c.getDeclaredConstructors()) {
+                if (Modifier.isPublic(k.getModifiers()) || Modifier.isProtected(k.getModifiers())) {
+                    problems.add(c.getName() + " has a public constructor " + k + ": build it through a factory");
+                }
+            }
+        }
+        assertEquals(List.of(), problems, "@Stable types that cannot grow");
     }
 
     @Test

@@ -152,7 +152,7 @@ public final class BindReadonlyEnforcer implements Enforcer {
         argv.addAll(paths);
         argv.add(command.executable().toString());
         argv.addAll(command.argv().subList(1, command.argv().size()));
-        return new Launch(unshare, argv, command.env());
+        return Launch.of(unshare, argv, command.env());
     }
 
     private static Path which(String name) {

@@ -149,7 +149,7 @@ class EnforcersTest {
         };
         Enforcer e = Enforcers.of(List.of(bad)).byName("bad-plan").orElseThrow();
         EnforcerFailure f = assertThrows(EnforcerFailure.class,
-                () -> e.plan(new ProtectedSet(Path.of("/"), Path.of("/agent.lock"), List.of(), List.of())));
+                () -> e.plan(ProtectedSet.of(Path.of("/"), Path.of("/agent.lock"), List.of(), List.of())));
         assertTrue(f.getMessage().startsWith("backend bad-plan ("), f.getMessage());
         assertTrue(f.getMessage().endsWith("): plan() failed: IllegalStateException: boom"), f.getMessage());
         EnforcerFailure p = assertThrows(EnforcerFailure.class, e::probe);
