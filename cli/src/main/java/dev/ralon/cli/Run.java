@@ -1,26 +1,16 @@
 package dev.ralon.cli;
 
-import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Confinement;
-import dev.ralon.enforcer.spi.EnforcementException;
-import dev.ralon.host.discovery.EnforcerFailure;
-import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Launch;
-import dev.ralon.enforcer.spi.Plan;
-import dev.ralon.enforcer.spi.ProtectedPath;
-import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.linux.Exec;
 import dev.ralon.linux.ExecException;
 import dev.ralon.linux.LauncherNamespace;
-import dev.ralon.host.Admission;
 import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
-import dev.ralon.host.BuiltInBackends;
-import dev.ralon.host.ProtectedSets;
-import dev.ralon.host.SessionReport;
+import dev.ralon.host.RunDecision;
 import dev.ralon.host.StartReport;
 import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
@@ -51,9 +41,9 @@ import java.util.Set;
  */
 final class Run {
     /** Environment variable the command sees: the backend's name. */
-    static final String ENV_BACKEND = "RALON_BACKEND";
+    static final String ENV_BACKEND = StartReport.ENV_BACKEND;
     /** Environment variable the command sees: the nearest policy file's absolute path (the others: --dry-run). */
-    static final String ENV_POLICY = "RALON_POLICY";
+    static final String ENV_POLICY = StartReport.ENV_POLICY;
 
     private Run() {
     }
@@ -88,147 +78,56 @@ final class Run {
             throw CliException.error("--temp " + request.writes().temp() + ": not a directory (it must exist; nothing"
                     + " was started)");
         }
-        // where the session may write outside the project (WritableAreas); everything else read-only to it
-        WritableAreas.Outcome writable = request.writes().anywhere()
-                ? new WritableAreas.Outcome(Confinement.NONE, List.of())
-                : WritableAreas.of(policies.nearest().root(), System.getenv(), request.writes().temp(),
-                        request.writes().allow(), Path.of("").toAbsolutePath());
-        Confinement confinement = writable.confinement();
         WalkReader.install();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
-        ProtectedSet policySet = ProtectedSets.from(expansion);
-        String leftOut = PolicyOption.leftOutNote(request.policy());
-        List<Baseline.Item> baselineItems = request.noBaseline() ? List.of()
-                : Baseline.items(expansion.policy().root(), System.getenv());
-        survey.plan(policySet, baselineItems, confinement); // the chosen backend's plans are made ahead from here
-
-        Enforcers enforcers = survey.enforcers();
-        for (String problem : Backends.problems(enforcers)) {
+        for (String problem : survey.problems()) { // said before the choice, which may refuse because of one
             err.println("ralon: warning: " + problem);
         }
-        Backends.Choice choice = Backends.choose(enforcers, request.backend(), policySet,
-                Warning.messages(expansion.incomplete(), expansion.naming()), survey::plan);
-        Backends.Probed chosen = choice.probed();
-        var enforcer = chosen.enforcer();
-        if (!dryRun && LauncherNamespace.current().isPresent() && !BuiltInBackends.runsInLauncherNamespace(enforcer)) {
-            // The launcher started this JVM as root of a user namespace, for the mount and landlock backends only
-            // (ralon.sh), which map the invoker's ids back: another backend's command would run as uid 0 of that
-            // namespace instead of as the invoker.
-            throw CliException.error("the launcher started this run inside a user namespace for the mount backend,"
-                    + " but backend " + enforcer.name() + " was chosen; run `ralon run --backend " + enforcer.name()
-                    + " -- ...` (nothing was started)");
-        }
-        // the baseline (paths that run code later outside the sandbox) is added for the chosen backend: what it cannot
-        // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
-        Baseline.Applied baseline;
-        try {
-            baseline = request.noBaseline() ? null : Baseline.apply(enforcer, policySet, choice.plan(),
-                    Baseline.forConfinement(enforcer, baselineItems, confinement),
-                    survey.baselinePlan(enforcer, policySet));
-        } catch (EnforcerFailure f) { // a plugin's plan() failing on the baseline's paths
-            throw CliException.error(f.getMessage() + " (nothing was started)");
-        }
-        ProtectedSet set = baseline == null ? policySet : baseline.set();
-        Plan plan = baseline == null ? choice.plan() : baseline.plan();
-        // what the run locks: the set less the missing paths this backend cannot stop being created (Admission says so)
-        ProtectedSet planned = Backends.forBackend(set, enforcer);
-        List<ProtectedPath> notPreventable = Backends.notPreventable(set, enforcer);
-        List<String> gitNotes = StartReport.gitNotes(enforcer, set, plan);
-        for (String passed : json ? List.<String>of() : choice.passedOver()) {
+        Path cwd = Path.of("").toAbsolutePath();
+        // the one decision (host): backend, set, plan, baseline, admission, writable areas, session
+        RunDecision d = RunDecision.decide(survey, policies, expansion, new RunDecision.Options(request.backend(),
+                request.noBaseline(), !dryRun, request.allowUnixSockets(), request.writes().anywhere(),
+                request.writes().temp(), request.writes().allow(), System.getenv(), cwd));
+        var enforcer = d.enforcer();
+        String leftOut = PolicyOption.leftOutNote(request.policy());
+        for (String passed : json ? List.<String>of() : d.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
-
-        // decided by the host, for every backend alike, on the set and plan that will run (the baseline included)
-        Admission admission = baseline == null ? choice.admission()
-                : Admission.of(enforcer, set, plan,
-                        Warning.messages(expansion.incomplete(), expansion.naming()));
-        boolean confines = enforcer.guarantees().contains(Guarantee.WRITES_OUTSIDE);
-        if (confinement.confined() && !confines && !enforcer.guarantees().isEmpty()) {
-            List<Plan.Refusal> all = new ArrayList<>(admission.refusals());
-            all.add(Plan.Refusal.of(null, "backend " + enforcer.name() + " does not declare " + Guarantee.WRITES_OUTSIDE
-                    .id() + ": it cannot keep the session from writing outside the project (--write-anywhere runs"
-                    + " without that confinement)", Set.of(Guarantee.WRITES_OUTSIDE)));
-            admission = new Admission(List.copyOf(all), admission.notCreateProtected());
-        }
-        List<String> refusals = admission.reasons();
-        boolean enforceable = admission.enforceable();
-        String notCreateProtected = admission.notCreateProtectedLine(enforcer.name(), set.root());
-
         if (dryRun) {
-            if (json) {
-                Map<String, Object> doc = DryRunReport.json(enforcer, chosen, set, plan, admission);
-                doc.put("policies", policies.files().stream().map(Path::toString).toList());
-                doc.put("policyReplacedDiscovery", policies.isExplicit());
-                doc.put("passedOver", choice.passedOver());
-                doc.put("baseline", Baseline.json(baseline));
-                doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
-                doc.put("session", SessionReport.of(request.allowUnixSockets()).json());
-                doc.put("writable", writableJson(writable));
-                @SuppressWarnings("unchecked")
-                List<String> w = (List<String>) doc.get("warnings");
-                w.addAll(gitNotes);
-                out.println(Json.write(doc));
-            } else {
-                if (leftOut != null) {
-                    out.println("note: " + leftOut);
-                }
-                List<String> extra = new ArrayList<>();
-                String expandedLine = StartReport.expandedLine(policies);
-                if (expandedLine != null) {
-                    extra.add("note: " + expandedLine);
-                }
-                for (String g : gitNotes) {
-                    extra.add("warning: " + g);
-                }
-                extra.addAll(SessionReport.of(request.allowUnixSockets()).lines());
-                extra.addAll(WritableAreas.lines(writable, home()));
-                DryRunReport.print(out, enforcer, chosen, set, policies, plan, admission, extra);
-                Baseline.print(out, baseline, enforcer.name());
-            }
-            out.flush();
-            return enforceable ? ExitCodes.OK : ExitCodes.PROTECTED;
+            return dryRun(d, request, leftOut, out);
         }
 
         if (leftOut != null) {
             err.println("ralon: note: " + leftOut);
         }
-        for (WritableAreas.Left l : writable.left()) { // asked for, and not writable: said, never silent
+        for (WritableAreas.Left l : d.writable().left()) { // asked for, and not writable: said, never silent
             err.println("ralon: warning: " + l.path() + " is not writable in this session (" + l.why() + ")");
         }
+        String notCreateProtected = d.notCreateProtectedLine();
         for (Warning w : expansion.warnings()) { // the set's warnings, as data
             if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {
                 continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
             }
             err.println("ralon: warning: " + w.message(expansion.naming()));
         }
-        for (String w : plan.warnings()) {
+        for (String w : d.plan().warnings()) {
             err.println("ralon: warning: " + w);
         }
         if (notCreateProtected != null) {
             err.println("ralon: " + notCreateProtected);
         }
-        String baselineLine = baseline == null ? null : baseline.summary(enforcer.name());
+        String baselineLine = d.baseline() == null ? null : d.baseline().summary(enforcer.name());
         if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
             err.println("ralon: " + baselineLine);
         }
-        for (String w : gitNotes) {
+        for (String w : d.gitNotes()) {
             err.println("ralon: warning: " + w);
         }
-        if (confinement.confined() && confines && !enforcer.guarantees().contains(Guarantee.METADATA)) {
-            // writes-outside is about content and names; a backend without metadata (Landlock: no right for chmod,
-            // chown, utimensat, setxattr or FS_IOC_SETFLAGS) leaves those changeable outside the areas too
-            err.println("ralon: note: backend " + enforcer.name() + " does not stop metadata changes (chmod, chown,"
-                    + " times, xattrs, file flags) outside the writable areas either, as for protected paths");
+        for (String n : d.notes(command.get(0))) {
+            err.println("ralon: note: " + n);
         }
-        if (BuiltInBackends.isLandlock(enforcer)) {
-            String home = System.getenv("HOME");
-            for (String n : AgentsUnderLandlock.note(command.get(0), plan.createRestricted(),
-                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),
-                    policies.nearest().root())) {
-                err.println("ralon: note: " + n);
-            }
-        }
-        if (!enforceable) {
+        if (!d.enforceable()) {
+            List<String> refusals = d.admission().reasons();
             if (!request.allowDegraded()) {
                 throw CliException.error("backend " + enforcer.name() + " cannot enforce this policy: "
                         + String.join("; ", refusals) + " (nothing was started; --allow-degraded runs anyway)");
@@ -236,18 +135,13 @@ final class Run {
             for (String r : refusals) {
                 err.println("ralon: DEGRADED: " + r);
             }
-            Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
-            for (Plan.Refusal r : admission.refusals()) {
-                missing.addAll(r.lost().isEmpty() ? enforcer.guarantees() : r.lost());
-            }
-            err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(missing));
+            err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(d.missing()));
         }
         if (enforcer.guarantees().isEmpty()) {
             err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
         }
         // the session guard is the host's, for every backend: refuse rather than run without it (SessionReport)
-        SessionReport session = SessionReport.of(request.allowUnixSockets());
-        String sessionRefusal = session.kernelRefusal();
+        String sessionRefusal = d.session().kernelRefusal();
         if (sessionRefusal != null) {
             if (!request.allowDegraded()) {
                 throw CliException.error(sessionRefusal + " (nothing was started; --allow-degraded runs anyway)");
@@ -255,30 +149,13 @@ final class Run {
             err.println("ralon: DEGRADED: " + sessionRefusal);
         }
 
-        Path cwd = Path.of("").toAbsolutePath();
         Map<String, String> env = userEnvironment(System.getenv());
         env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
-        if (request.writes().temp() != null && confinement.confined()) {
-            env.put("TMPDIR", confinement.areas().stream().filter(a -> a.why().endsWith("(--temp)")).findFirst()
-                    .map(a -> a.path().toString()).orElse(env.getOrDefault("TMPDIR", "/tmp")));
-        }
-        env.put(ENV_BACKEND, enforcer.name());
-        env.put(ENV_POLICY, policies.nearest().file().toString());
-        StartReport.putEnv(env, enforcer, planned);
-        Launch launch;
-        try {
-            launch = enforcer.prepare(plan, Command.of(executable, command, env, cwd),
-                    confines ? confinement : Confinement.NONE);
-        } catch (EnforcementException e) {
-            throw CliException.error("backend " + enforcer.name() + ": " + e.getMessage() + " (nothing was started)");
-        } catch (EnforcerFailure e) {
-            throw CliException.error(e.getMessage() + " (nothing was started)");
-        }
+        Launch launch = d.prepare(d.command(executable, command, env));
         if (!request.quiet()) {
-            err.println(StartReport.startLine(enforcer, planned, notPreventable, policies) + session.startLineSuffix()
-                    + (confinement.confined() ? "" : "; writes outside the project NOT confined (--write-anywhere)"));
-            String errno = StartReport.errnoLine(enforcer);
+            err.println(d.startLine());
+            String errno = d.errnoLine();
             if (errno != null) {
                 err.println(errno);
             }
@@ -286,11 +163,49 @@ final class Run {
         out.flush();
         err.flush();
         try {
-            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), session.options(enforcer.name()));
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), d.sessionOptions());
         } catch (ExecException e) {
             throw CliException.error(e.getMessage());
         }
         throw new IllegalStateException("execve returned");
+    }
+
+    /** {@code run --dry-run}: the decision, rendered; exit 0 when it could start, 1 when it would be refused. */
+    private static int dryRun(RunDecision d, RunRequest request, String leftOut, PrintWriter out) {
+        var enforcer = d.enforcer();
+        PolicySet policies = d.policies();
+        if (request.json()) {
+            Map<String, Object> doc = DryRunReport.json(enforcer, d.chosen(), d.set(), d.plan(), d.admission());
+            doc.put("policies", policies.files().stream().map(Path::toString).toList());
+            doc.put("policyReplacedDiscovery", policies.isExplicit());
+            doc.put("passedOver", d.passedOver());
+            doc.put("baseline", Baseline.json(d.baseline()));
+            doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
+            doc.put("session", d.session().json());
+            doc.put("writable", writableJson(d.writable()));
+            @SuppressWarnings("unchecked")
+            List<String> w = (List<String>) doc.get("warnings");
+            w.addAll(d.gitNotes());
+            out.println(Json.write(doc));
+        } else {
+            if (leftOut != null) {
+                out.println("note: " + leftOut);
+            }
+            List<String> extra = new ArrayList<>();
+            String expandedLine = StartReport.expandedLine(policies);
+            if (expandedLine != null) {
+                extra.add("note: " + expandedLine);
+            }
+            for (String g : d.gitNotes()) {
+                extra.add("warning: " + g);
+            }
+            extra.addAll(d.session().lines());
+            extra.addAll(WritableAreas.lines(d.writable(), home()));
+            DryRunReport.print(out, enforcer, d.chosen(), d.set(), policies, d.plan(), d.admission(), extra);
+            Baseline.print(out, d.baseline(), enforcer.name());
+        }
+        out.flush();
+        return d.enforceable() ? ExitCodes.OK : ExitCodes.PROTECTED;
     }
 
     private static Path home() {

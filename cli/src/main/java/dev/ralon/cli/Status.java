@@ -6,7 +6,7 @@ import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.Backends;
 import dev.ralon.host.Baseline;
 import dev.ralon.host.PluginDirectory;
-import dev.ralon.host.ProtectedSets;
+import dev.ralon.host.RunDecision;
 import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
@@ -44,15 +44,20 @@ final class Status {
         }
         WalkReader.install();
         Expansion exp = policies.expand(true);
-        List<Baseline.Item> baselineItems = Baseline.items(exp.policy().root(), System.getenv());
-        // what `ralon run` (no option) would leave writable outside the project (WritableAreas)
-        dev.ralon.host.WritableAreas.Outcome writable = dev.ralon.host.WritableAreas.of(policies.nearest().root(),
-                System.getenv(), null, List.of(), java.nio.file.Path.of("").toAbsolutePath());
-        survey.plan(ProtectedSets.from(exp), baselineItems, writable.confinement());
+        // what `ralon run` with no option would do: the run's own decision (host), on this survey's plans
+        RunDecision.Inputs run = RunDecision.inputs(survey, policies, exp, RunDecision.Options.plain(null,
+                System.getenv(), java.nio.file.Path.of("").toAbsolutePath()));
+        List<Baseline.Item> baselineItems = run.items();
+        dev.ralon.host.WritableAreas.Outcome writable = run.writable();
+        String pick;
+        try {
+            pick = run.decide().enforcer().name();
+        } catch (dev.ralon.host.HostException e) { // no backend can enforce here: said in the table and below
+            pick = null;
+        }
         Enforcers enforcers = survey.enforcers();
         List<BackendSurvey.Backend> surveyed = survey.backends();
         List<Backends.Probed> probed = surveyed.stream().map(BackendSurvey.Backend::probed).toList();
-        String pick = BackendSurvey.runWouldUse(surveyed);
         Map<String, Baseline.Applied> baselineBy = new LinkedHashMap<>();
         for (BackendSurvey.Backend b : surveyed) {
             if (b.baseline() != null) {

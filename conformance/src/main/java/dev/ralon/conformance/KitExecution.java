@@ -8,6 +8,7 @@ import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.host.BuiltInBackends;
 import dev.ralon.host.ProtectedSets;
 import dev.ralon.policy.PolicyLoader;
 import dev.ralon.policy.PolicySet;
@@ -56,7 +57,7 @@ record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader
             }
         }
         String cp = KitHost.readableClasspath();
-        KitRun.Recording control = name.equals("noop") ? null : control(cp);
+        KitRun.Recording control = name.equals(BuiltInBackends.NOOP) ? null : control(cp);
         // a backend that does not declare it covers symbolic links is refused by the host for a policy protecting one
         // (a link on the way is one): its runs leave the linked cases out, and links are reported unsupported
         boolean includeLinked = enforcer.coveredKinds().contains(ProtectedPath.Kind.SYMLINK);
@@ -67,7 +68,7 @@ record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader
         String planProblem;
         try {
             run.buildProject();
-            Plan plan = enforcer.plan(protectedSet(run.project().resolve("agent.lock")));
+            Plan plan = run.decision().plan(); // the plan `ralon run` makes: the same decision (host), baseline included
             createRestricted = Set.copyOf(plan.createRestricted());
             planProblem = plan.enforceable() ? null : "the plan for the kit's project has refusals: "
                     + plan.refusals().stream().map(Plan.Refusal::reason).collect(Collectors.joining("; "));
@@ -107,7 +108,7 @@ record KitExecution(String name, int uid, int timeoutSeconds, ClassLoader loader
         if (c != null) {
             return c;
         }
-        KitRun run = new KitRun("noop", uid, cp, true);
+        KitRun run = new KitRun(BuiltInBackends.NOOP, uid, cp, true);
         try {
             run.buildProject();
             c = run.execute(timeoutSeconds);

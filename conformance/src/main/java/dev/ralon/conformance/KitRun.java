@@ -1,6 +1,11 @@
 package dev.ralon.conformance;
 
 import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.host.BackendSurvey;
+import dev.ralon.host.BuiltInBackends;
+import dev.ralon.host.RunDecision;
+import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.PolicySet;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -243,7 +249,7 @@ final class KitRun {
                             : new Outcome(rc.getOrDefault(id, Judge.NO_RESULT), watcher.changes(c, before.get(id), after)));
                     // under noop (the control) nothing is bound to the inode: a recreated agent.lock is attacked as
                     // well as the first one, and every attack must still show its effect there
-                    if (!new PolicyRestorer(proj, uid).restore(policyText, policyInode) && policyLost == null && !backend.equals("noop")) {
+                    if (!new PolicyRestorer(proj, uid).restore(policyText, policyInode) && policyLost == null && !backend.equals(BuiltInBackends.NOOP)) {
                         policyLost = "not judged: attack '" + c.attack().id() + "' replaced agent.lock (a new inode);"
                                 + " the sandbox's protection of the old one cannot speak for the new one";
                     }
@@ -334,5 +340,24 @@ final class KitRun {
                     ? List.of("a process the command left running wrote " + proj.relativize(mark) + " after the command"
                     + " ended") : List.of()));
         }
+    }
+
+    /**
+     * The decision {@code ralon run} makes for this run's project, made here as the run makes it: the same backend,
+     * options ({@code --temp home/tmp} or {@code --write-anywhere}), {@code HOME}, {@code TMPDIR} and directory.
+     */
+    RunDecision decision() throws IOException {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("HOME", home.toString());
+        env.put("TMPDIR", home.resolve("tmp").toString());
+        PolicySet policies;
+        try {
+            policies = PolicySet.explicit(PolicyLoader.load(proj.resolve("agent.lock")));
+        } catch (dev.ralon.policy.PolicyException e) {
+            throw new IOException("the kit's own policy is invalid: " + e.getMessage(), e);
+        }
+        return RunDecision.decide(BackendSurvey.forRun(backend), policies, policies.expand(false),
+                new RunDecision.Options(backend, false, false, false, !confines, confines ? home.resolve("tmp") : null,
+                        List.of(), env, proj));
     }
 }

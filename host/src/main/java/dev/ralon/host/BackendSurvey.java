@@ -270,6 +270,11 @@ public final class BackendSurvey {
         return found;
     }
 
+    /** Problems of discovery (a plugin that failed to load or was excluded), one line each. */
+    public List<String> problems() {
+        return Backends.problems(enforcers());
+    }
+
     /** Gives the backends the policy's protected set and the baseline's items to plan for; once. */
     public void plan(ProtectedSet set, List<Baseline.Item> items) {
         plan(set, items, Confinement.NONE);
@@ -320,6 +325,38 @@ public final class BackendSurvey {
         return a == null ? null : () -> await(a.withBaseline);
     }
 
+    /**
+     * {@code e}'s probe: the one made ahead when {@code e} was surveyed, else made now ({@link Backends#safeProbe}).
+     * A plugin's probe so runs once per command.
+     */
+    public dev.ralon.enforcer.spi.Probe probe(Enforcer e) {
+        try {
+            for (Ahead a : surveyed.join()) {
+                if (a.enforcer == e && a.probed.isDone() && !a.probed.isCompletedExceptionally()) {
+                    return a.probed.join().probe();
+                }
+            }
+        } catch (CompletionException f) { // asked again below, where the failure is met and reported
+        }
+        return Backends.safeProbe(e);
+    }
+
+    /**
+     * What {@link Baseline#apply} gave for {@code e} and {@code set} when status's survey applied it ahead, else null
+     * (run's survey does not apply: the caller does, on the plans made ahead).
+     */
+    public Baseline.Applied applied(Enforcer e, ProtectedSet set) {
+        Ahead a = run ? null : surveyedAs(e, set);
+        if (a == null) {
+            return null;
+        }
+        try {
+            return await(a.answer).baseline();
+        } catch (RuntimeException f) {
+            return null;
+        }
+    }
+
     private Ahead surveyedAs(Enforcer e, ProtectedSet set) {
         Inputs in = inputs.getNow(null);
         if (in == null || in.set() != set) {
@@ -335,20 +372,6 @@ public final class BackendSurvey {
             if (a.enforcer == e && a.probed.isDone() && !a.probed.isCompletedExceptionally()
                     && a.probed.join().probe().available()) {
                 return a;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The backend {@code run} would use without {@code --backend}: the first of {@link Backends#candidates} that is
-     * available and whose plan was made ({@link Backends#choose(Enforcers, String, ProtectedSet, List)}'s rule); null
-     * when none.
-     */
-    public static String runWouldUse(List<Backend> all) {
-        for (Backend b : all) {
-            if (Backends.candidate(b.probed().enforcer()) && b.probed().probe().available() && b.plan() != null) {
-                return b.probed().enforcer().name();
             }
         }
         return null;

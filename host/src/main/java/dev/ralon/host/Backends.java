@@ -107,9 +107,13 @@ public final class Backends {
      * unavailable), else the available backend of highest rank above 0 (noop is never chosen by itself).
      */
     public static Probed choose(Enforcers enforcers, String pinned) {
+        return choose(enforcers, pinned, Backends::safeProbe);
+    }
+
+    private static Probed choose(Enforcers enforcers, String pinned, java.util.function.Function<Enforcer, Probe> prober) {
         if (pinned != null) {
             Enforcer e = enforcers.byName(pinned).orElseThrow(() -> new HostException(unknownBackend(enforcers, pinned)));
-            Probe p = safeProbe(e);
+            Probe p = prober.apply(e);
             if (!p.available()) {
                 throw new HostException("backend " + e.name() + " cannot enforce on this host: " + whyNot(p));
             }
@@ -117,7 +121,7 @@ public final class Backends {
         }
         List<String> why = new ArrayList<>();
         for (Enforcer e : candidates(enforcers)) {
-            Probe p = safeProbe(e);
+            Probe p = prober.apply(e);
             if (p.available()) {
                 return new Probed(e, p);
             }
@@ -148,8 +152,17 @@ public final class Backends {
     /** {@link #choose(Enforcers, String, ProtectedSet, List)}, with each plan asked of {@code planner}. */
     public static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete,
                                 Planner planner) {
+        return choose(enforcers, pinned, set, incomplete, planner, Backends::safeProbe);
+    }
+
+    /**
+     * {@link #choose(Enforcers, String, ProtectedSet, List)}, with each plan asked of {@code planner} and each probe of
+     * {@code prober} (a survey's, which answers with the probe it made ahead: a plugin's probe runs once).
+     */
+    public static Choice choose(Enforcers enforcers, String pinned, ProtectedSet set, List<String> incomplete,
+                                Planner planner, java.util.function.Function<Enforcer, Probe> prober) {
         if (pinned != null) {
-            Probed p = choose(enforcers, pinned);
+            Probed p = choose(enforcers, pinned, prober);
             Plan plan;
             try {
                 plan = planner.plan(p.enforcer(), set);
@@ -161,7 +174,7 @@ public final class Backends {
         List<String> passedOver = new ArrayList<>();
         List<String> why = new ArrayList<>();
         for (Enforcer e : candidates(enforcers)) {
-            Probe probe = safeProbe(e);
+            Probe probe = prober.apply(e);
             if (!probe.available()) {
                 why.add(e.name() + ": " + whyNot(probe));
                 continue;

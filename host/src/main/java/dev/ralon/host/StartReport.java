@@ -20,6 +20,10 @@ import java.util.Map;
  * environment variables (README, "Inside the sandbox").
  */
 public final class StartReport {
+    /** The backend's name, as the command sees it. */
+    public static final String ENV_BACKEND = "RALON_BACKEND";
+    /** The nearest policy file's absolute path (the others: {@code run --dry-run}). */
+    public static final String ENV_POLICY = "RALON_POLICY";
     /** The policy root (the directory holding agent.lock: patterns are anchored there). */
     public static final String ENV_ROOT = "RALON_ROOT";
     /** How many paths are locked in this run (the start line's number). */

@@ -1,5 +1,7 @@
 /**
- * What runs between a policy and a backend, the same for every front end: discovery of the backends, with the plugin
+ * What runs between a policy and a backend, the same for every front end: the one decision of a run
+ * ({@link dev.ralon.host.RunDecision}: one call, one value, used by {@code run}, {@code run --dry-run}, {@code status}
+ * and the conformance kit), and what it is made of: discovery of the backends, with the plugin
  * directory beside the executable ({@link dev.ralon.host.Backends}, {@link dev.ralon.host.PluginDirectory}, over the
  * SPI's {@code Enforcers}), probing and choice, and the work on backends started before the policy is read
  * ({@link dev.ralon.host.BackendSurvey}); the typed hand-over from policy-core's {@code Expansion} to the SPI's
