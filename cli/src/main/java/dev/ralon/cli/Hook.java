@@ -32,13 +32,13 @@ import java.util.Set;
  * agent.lock above it is allowed.
  */
 final class Hook {
-    /** The agents' names for {@code ralon hook FORMAT}, in the order help lists them. */
-    static final List<String> FORMATS = List.of("claude-code", "codex", "gemini");
+    /** The agents' names for {@code ralon hook FORMAT}, in the order help lists them ({@link HookFormats}). */
+    static final List<String> FORMATS = HookFormats.names();
 
-    /** Tools that write the file named by {@code tool_input.file_path} (or {@code notebook_path}). */
-    static final Set<String> PATH_TOOLS = Set.of("Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace");
-    /** Codex's file-editing tool: the files are named inside the patch. */
-    static final String PATCH_TOOL = "apply_patch";
+    /** Tools that write the file named by {@code tool_input.file_path} (or {@code notebook_path}), every agent's. */
+    static final Set<String> PATH_TOOLS = HookFormats.pathTools();
+    /** Tools whose files are named inside the patch, every agent's. */
+    static final Set<String> PATCH_TOOLS = HookFormats.patchTools();
 
     private Hook() {
     }
@@ -48,45 +48,31 @@ final class Hook {
      * reaches the model as a refusal, not as a hook error), else the reason on stderr with exit 2, which all three
      * agents read as a refusal. Allowing is always exit 0 with nothing on stdout.
      */
-    enum Reply {
-        /** Claude Code and Codex, event PreToolUse: {@code hookSpecificOutput.permissionDecision: "deny"}. */
-        PRE_TOOL_USE,
-        /** Gemini CLI, event BeforeTool: {@code {"decision": "deny", "reason": ...}}. */
-        BEFORE_TOOL,
-        /** Unknown event or unreadable input: exit 2, reason on stderr (Claude Code, Codex and Gemini CLI agree). */
-        EXIT_2;
+    static final class Reply {
+        /** Unknown event or unreadable input: exit 2, reason on stderr (every supported agent reads it as a refusal). */
+        static final Reply EXIT_2 = new Reply(null);
 
+        private final HookFormat format;
+
+        private Reply(HookFormat format) {
+            this.format = format;
+        }
+
+        /** The answer for the payload's {@code event}; without one, the FORMAT's own event (else Claude Code's). */
         static Reply forEvent(String event, String format) {
-            String e = event != null ? event : "gemini".equals(format) ? "BeforeTool" : "PreToolUse";
-            return switch (e) {
-                case "PreToolUse" -> PRE_TOOL_USE;
-                case "BeforeTool" -> BEFORE_TOOL;
-                default -> EXIT_2;
-            };
+            String e = event != null ? event : HookFormats.byName(format == null ? "" : format)
+                    .orElse(HookFormats.ALL.get(0)).event();
+            return HookFormats.byEvent(e).map(Reply::new).orElse(EXIT_2);
         }
 
         int deny(String reason, PrintWriter out, PrintWriter err) {
             String r = CliException.oneLine(reason);
-            Map<String, Object> doc = new LinkedHashMap<>();
-            switch (this) {
-                case PRE_TOOL_USE -> {
-                    Map<String, Object> specific = new LinkedHashMap<>();
-                    specific.put("hookEventName", "PreToolUse");
-                    specific.put("permissionDecision", "deny");
-                    specific.put("permissionDecisionReason", r);
-                    doc.put("hookSpecificOutput", specific);
-                }
-                case BEFORE_TOOL -> {
-                    doc.put("decision", "deny");
-                    doc.put("reason", r);
-                }
-                default -> {
-                    err.println(r);
-                    err.flush();
-                    return ExitCodes.ERROR;
-                }
+            if (format == null) {
+                err.println(r);
+                err.flush();
+                return ExitCodes.ERROR;
             }
-            out.println(Json.write(doc));
+            out.println(Json.write(format.denial(r)));
             out.flush();
             return ExitCodes.OK;
         }
@@ -157,11 +143,11 @@ final class Hook {
             }
             targets.addAll(input.paths);
         }
-        if (PATCH_TOOL.equals(tool) && (!input.patch || input.patchPaths.isEmpty())) {
-            return reply.deny("ralon: cannot tell which files this apply_patch call writes (no \"*** Begin Patch\" "
+        if (PATCH_TOOLS.contains(tool) && (!input.patch || input.patchPaths.isEmpty())) {
+            return reply.deny("ralon: cannot tell which files this " + tool + " call writes (no \"*** Begin Patch\" "
                     + "with file headers in tool_input); refusing it to stay safe", out, err);
         }
-        if (input.patch || PATCH_TOOL.equals(tool)) {
+        if (input.patch || PATCH_TOOLS.contains(tool)) {
             // any tool's text that is a patch (Codex also applies a patch given to its shell tool)
             for (String p : input.patchPaths) {
                 if (p.isEmpty()) {

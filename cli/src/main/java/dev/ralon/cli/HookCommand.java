@@ -13,17 +13,10 @@ import java.util.concurrent.Callable;
  * every supported agent
  * reads as a refusal, so a mistyped hook still fails closed.
  */
-@Command(name = "hook", mixinStandardHelpOptions = true,
-        description = {"Pre-write hook for coding agents: read the hook JSON on stdin and refuse writes to protected paths.",
-                "Each target is judged by the agent.lock above it, whatever the agent's working directory.",
-                "Formats (the payload is recognised by itself; FORMAT names the agent for readers):",
-                "  claude-code  PreToolUse: Write, Edit, MultiEdit, NotebookEdit",
-                "  codex        PreToolUse: apply_patch (every file the patch adds, updates, deletes or moves)",
-                "  gemini       BeforeTool: write_file, replace",
-                "Settings for each agent: README, section Integrations."})
+@Command(name = "hook", mixinStandardHelpOptions = true) // description: HookFormats.helpDescription(), set in Ralon
 final class HookCommand implements Callable<Integer>, RequestSource {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FORMAT",
-            description = "The agent: claude-code, codex or gemini.", completionCandidates = Formats.class)
+            description = "The agent: one of ${COMPLETION-CANDIDATES}.", completionCandidates = Formats.class)
     String format;
 
     @Option(names = "--policy", paramLabel = "FILE", description = "Judge every target by this policy file alone.")

@@ -27,7 +27,7 @@ import java.util.Properties;
                 "  ralon run --dry-run -- claude       print the plan, start nothing",
                 "  ralon check --changed origin/main   protected paths a branch changed (exit 1 if any): CI guard",
                 "  ralon check --staged                protected paths the next commit changes: pre-commit hook",
-                "  ralon hook claude-code              an agent's pre-write hook (also: codex, gemini; JSON on stdin)",
+                "  ralon hook claude-code              an agent's pre-write hook (JSON on stdin; formats: hook --help)",
                 "  ralon schema > agent.lock.schema.json   the JSON Schema, for editors",
                 "  source <(ralon generate-completion) bash/zsh completion",
                 "",
@@ -57,6 +57,8 @@ final class Ralon implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // `ralon run claude --resume`: everything from the command name on belongs to the command
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        // the hook's formats come from their registry, so adding an agent does not touch the help
+        cl.getSubcommands().get("hook").getCommandSpec().usageMessage().description(HookFormats.helpDescription());
         return cl;
     }
 

@@ -26,9 +26,10 @@ import java.util.Set;
  */
 public final class AgentsUnderLandlock {
     /** The agents' state directories in {@code $HOME}: their own state, never a protected path of a project. */
-    public static final List<String> STATE_DIRECTORIES = List.of(".claude", ".codex", ".gemini");
+    public static final List<String> STATE_DIRECTORIES = Agents.ALL.stream().map(Agents.Agent::state).toList();
     /** Executable names that start a coding agent this note is for. */
-    public static final Set<String> AGENTS = Set.of("claude", "codex", "gemini");
+    public static final Set<String> AGENTS = Agents.ALL.stream().map(Agents.Agent::executable)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private AgentsUnderLandlock() {
     }

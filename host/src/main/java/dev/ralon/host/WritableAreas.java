@@ -42,20 +42,11 @@ public final class WritableAreas {
     /** The per-user file of additions, as shown ({@link #userFile}: under {@code $XDG_CONFIG_HOME} when set). */
     public static final String USER_FILE = "~/.config/ralon/writable";
 
-    /** The agents' state directories in {@code $HOME}, and whose. */
-    static final List<String[]> AGENT_STATE = List.of(
-            new String[] {".claude", "Claude Code's state"},
-            new String[] {".codex", "Codex's state"},
-            new String[] {".gemini", "Gemini CLI's state"});
     /**
-     * What in the agents' state directories is configuration, not state: it runs code (hooks, MCP servers, plugins,
-     * commands, skills) or instructs a later session. Never an area; baseline paths too ({@link BaselineItems}).
+     * What in the agents' state directories is configuration, not state ({@link Agents}): never an area; baseline
+     * paths too ({@link BaselineItems}).
      */
-    public static final List<String> AGENT_CONFIG = List.of(".claude/settings.json", ".claude/settings.local.json",
-            ".claude/CLAUDE.md", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks",
-            ".claude/plugins", ".claude/output-styles", ".claude/local", ".codex/config.toml", ".codex/AGENTS.md",
-            ".codex/prompts", ".codex/rules", ".codex/hooks.json", ".codex/skills", ".gemini/settings.json",
-            ".gemini/GEMINI.md", ".gemini/commands", ".gemini/.env", ".gemini/extensions");
+    public static final List<String> AGENT_CONFIG = Agents.configuration();
     /** Caches whose content is verified when it is used. */
     static final List<String[]> CHECKED_CACHES = List.of(
             new String[] {".npm/_cacache", "npm's cache (content-addressed: checked against its hash on every read)"},
@@ -102,8 +93,8 @@ public final class WritableAreas {
             }
         }
         if (home != null) {
-            for (String[] s : AGENT_STATE) {
-                agentState(areas, home, s[0], s[1]);
+            for (Agents.Agent a : Agents.ALL) {
+                agentState(areas, home, a.state(), a.name() + "'s state");
             }
             for (String[] s : CHECKED_CACHES) {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
