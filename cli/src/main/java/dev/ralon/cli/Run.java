@@ -24,7 +24,7 @@ import dev.ralon.host.SessionReport;
 import dev.ralon.host.StartReport;
 import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Warning;
 
 import java.io.IOException;
