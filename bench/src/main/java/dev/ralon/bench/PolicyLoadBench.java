@@ -2,7 +2,7 @@ package dev.ralon.bench;
 
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.load.PolicyLoader;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

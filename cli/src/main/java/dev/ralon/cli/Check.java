@@ -1,12 +1,12 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.ChangedPaths;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.GitException;
-import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.RuleText;
 import dev.ralon.policy.Warning;
+import dev.ralon.policy.git.ChangedPaths;
+import dev.ralon.policy.git.GitException;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -315,7 +315,7 @@ final class Check {
             }
         } else {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("kind", e.getMessage().startsWith("no " + dev.ralon.policy.PolicyDiscovery.FILE_NAME + " ")
+            m.put("kind", e.getMessage().startsWith("no " + dev.ralon.policy.walk.PolicyDiscovery.FILE_NAME + " ")
                     ? dev.ralon.policy.ErrorKind.NOT_FOUND.id() : "usage");
             m.put("message", e.getMessage());
             all.add(m);

@@ -7,7 +7,7 @@ import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.host.Admission;
 import dev.ralon.host.Backends;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

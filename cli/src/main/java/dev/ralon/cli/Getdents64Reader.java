@@ -5,7 +5,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import dev.ralon.linux.LibC;
 import dev.ralon.linux.LinuxAbi;
-import dev.ralon.policy.DirectoryReader;
+import dev.ralon.policy.walk.DirectoryReader;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

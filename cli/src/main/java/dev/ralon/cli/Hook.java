@@ -1,8 +1,8 @@
 package dev.ralon.cli;
 
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.IOException;
 import java.io.InputStream;

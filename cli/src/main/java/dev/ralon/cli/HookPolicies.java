@@ -1,8 +1,8 @@
 package dev.ralon.cli;
 
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.nio.file.Path;
 

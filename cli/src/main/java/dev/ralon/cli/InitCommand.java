@@ -1,6 +1,6 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.PolicyDiscovery;
+import dev.ralon.policy.walk.PolicyDiscovery;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -1,9 +1,9 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicyDiscovery;
+import dev.ralon.policy.walk.PolicySet;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

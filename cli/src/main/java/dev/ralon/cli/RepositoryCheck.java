@@ -1,6 +1,6 @@
 package dev.ralon.cli;
 
-import dev.ralon.policy.GitLayout;
+import dev.ralon.policy.git.GitLayout;
 
 import java.nio.file.Path;
 

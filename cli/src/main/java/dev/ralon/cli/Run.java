@@ -14,7 +14,7 @@ import dev.ralon.host.RunDecision;
 import dev.ralon.host.StartReport;
 import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Warning;
 
 import java.io.IOException;

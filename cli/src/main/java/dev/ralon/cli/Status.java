@@ -10,7 +10,7 @@ import dev.ralon.host.RunDecision;
 import dev.ralon.host.StartReport;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Policy;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.Warning;
 

@@ -1,8 +1,8 @@
 package dev.ralon.cli;
 
 import dev.ralon.host.BuiltInBackends;
-import dev.ralon.policy.PolicyDiscovery;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicyDiscovery;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.IOException;
 import java.io.OutputStream;

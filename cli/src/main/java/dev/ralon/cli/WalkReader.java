@@ -23,7 +23,7 @@ final class WalkReader {
         installed = true;
         if (Getdents64Reader.supported() && dev.ralon.policy.FileNames.jvmReadsUtf8()) {
             // walks read entry types from the listing (JNA is loaded only when a walk gets that far)
-            dev.ralon.policy.DirectoryReader.use(new Getdents64Reader());
+            dev.ralon.policy.walk.DirectoryReader.use(new Getdents64Reader());
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.ralon.cli;
 
 import dev.ralon.testsupport.ProcessResult;
 
-import dev.ralon.policy.PolicyLoader;
+import dev.ralon.policy.load.PolicyLoader;
 import org.json.JSONArray;
 import org.json.JSONObject;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,10 +2,10 @@ package dev.ralon.cli;
 
 import dev.ralon.testsupport.TestProcess;
 
-import dev.ralon.policy.DirectoryReader;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.ProtectedPaths;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.DirectoryReader;
+import dev.ralon.policy.walk.ProtectedPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -21,7 +21,11 @@ import java.util.Set;
  * @param shell     the shell fragment, or null for a program attack
  * @param program   the {@link dev.ralon.conformance.attack.AttackProgram} operation, or null for a shell attack
  * @param rootOnly  whether it only means something when the sandboxed user is root
+ *
+ * @since 0.1.0
  */
+@dev.ralon.enforcer.spi.Experimental("handed to a third party in each Verdict; its components may change in a minor"
+        + " release")
 public record Attack(String id, String title, Guarantee guarantee, Set<PathKind> kinds, String shell, String program,
                      boolean rootOnly) {
     public Attack {

@@ -11,6 +11,8 @@ import java.util.Set;
  * The attack catalogue. Every attack is made against every kind of path it lists, each (attack × kind) in its own
  * directory; {@code docs/conformance.md} lists the same catalogue in prose.
  */
+@dev.ralon.enforcer.spi.Internal("the kit's own catalogue; a third party meets an attack through each Verdict,"
+        + " never through this list")
 public final class Attacks {
     private static final Set<PathKind> CONTENT = EnumSet.of(PathKind.FILE, PathKind.GLOB, PathKind.NESTED,
             PathKind.POLICY);

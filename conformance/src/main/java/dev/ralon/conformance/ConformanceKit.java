@@ -51,7 +51,11 @@ import java.util.stream.Stream;
  * execution (control, project, plan, attacks: {@link KitRun}), the {@link Judge} turns what was seen into verdicts
  * (pure: unit-tested without a sandbox), {@link KitTests} renders a report as JUnit tests, {@link KitReports} prints
  * the summary and writes the results table.
+ *
+ * @since 0.1.0
  */
+@dev.ralon.enforcer.spi.Experimental("the third party's API of the kit (docs/conformance.md): may change in a minor"
+        + " release")
 public final class ConformanceKit {
     /** uid of "nobody", the unprivileged user CI runs the kit as. */
     public static final int NOBODY = 65534;

@@ -11,6 +11,7 @@ import java.util.List;
  * {@link #BEGIN} and {@link #END} with this rendering, and the conformance kit checks the declarations against real
  * attacks.
  */
+@dev.ralon.enforcer.spi.Internal("renders Ralon's README table for enforcement-tests; not for third parties")
 public final class GuaranteeTable {
     public static final String BEGIN = "<!-- guarantee-table:begin -->";
     public static final String END = "<!-- guarantee-table:end -->";

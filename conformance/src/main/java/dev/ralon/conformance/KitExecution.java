@@ -3,15 +3,15 @@ package dev.ralon.conformance;
 import dev.ralon.conformance.ConformanceKit.Report;
 import dev.ralon.conformance.ConformanceKit.Verdict;
 import dev.ralon.enforcer.spi.Enforcer;
-import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.host.BuiltInBackends;
 import dev.ralon.host.ProtectedSets;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.host.discovery.Enforcers;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.IOException;
 import java.nio.file.Files;

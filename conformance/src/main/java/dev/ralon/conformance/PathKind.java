@@ -3,7 +3,10 @@ package dev.ralon.conformance;
 /**
  * The kinds of protected path every attack is made against, each in its own directory {@code c/ATTACK-KIND/} of the
  * attacked project so that one attack's outcome can never hide another's.
+ *
+ * @since 0.1.0
  */
+@dev.ralon.enforcer.spi.Experimental("handed to a third party in each Verdict; kinds may be added in a minor release")
 public enum PathKind {
     /** A regular file named literally in agent.lock: {@code c/ID/w/target.txt}. */
     FILE("file", "a file named literally in agent.lock"),

@@ -2,8 +2,8 @@ package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.policy.CodeRunningConfig;
-import dev.ralon.policy.GitLayout;
-import dev.ralon.policy.LinkResolution;
+import dev.ralon.policy.git.GitLayout;
+import dev.ralon.policy.walk.LinkResolution;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

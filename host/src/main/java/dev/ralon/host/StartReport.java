@@ -5,7 +5,7 @@ import dev.ralon.enforcer.spi.Plan;
 import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Policy;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.RuleText;
 

@@ -1,7 +1,7 @@
 package dev.ralon.host;
 
 import dev.ralon.enforcer.spi.Confinement;
-import dev.ralon.policy.GitLayout;
+import dev.ralon.policy.git.GitLayout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

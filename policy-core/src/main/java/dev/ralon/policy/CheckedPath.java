@@ -33,7 +33,7 @@ import java.util.Set;
  * {@code .ENV} on such a file system is judged as the {@code .env} it opens (spec §11). More than 40 links on the way
  * (Linux's limit, path_resolution(7)) end the resolution: the path cannot be opened, and only its lexical form counts.
  */
-final class CheckedPath {
+public final class CheckedPath {
     /** Linux follows at most 40 symbolic links while resolving one path (path_resolution(7), ELOOP). */
     private static final int MAX_LINKS = 40;
 
@@ -41,7 +41,7 @@ final class CheckedPath {
     }
 
     /** The forms of {@code path} (absolute, or relative to the working directory), without repeats. */
-    static Set<Path> forms(Path path) {
+    public static Set<Path> forms(Path path) {
         Path abs = path.toAbsolutePath();
         Set<Path> out = new LinkedHashSet<>();
         out.add(abs.normalize());

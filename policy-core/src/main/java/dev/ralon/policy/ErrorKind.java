@@ -13,7 +13,7 @@ public enum ErrorKind {
     UNREADABLE(true),
     /** Not a regular file: a directory, a fifo, a device, or a symbolic link. */
     NOT_A_FILE(true),
-    /** Larger than {@link PolicyLoader#MAX_BYTES}. */
+    /** Larger than {@link dev.ralon.policy.load.PolicyLoader#MAX_BYTES}. */
     TOO_LARGE(false),
     /** Contains a NUL byte (the first offending byte in file order, spec §3). */
     BINARY(false),

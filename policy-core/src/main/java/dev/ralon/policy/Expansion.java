@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One policy, or every policy of a {@link PolicySet}, expanded against the file system: every existing path they
- * protect, plus the literal paths they name that do not exist yet.
+ * One policy, or every policy of a {@link dev.ralon.policy.walk.PolicySet}, expanded against the file system: every
+ * existing path they protect, plus the literal paths they name that do not exist yet.
  *
- * @param policies  the policies expanded, farthest first (one for {@link ProtectedPaths#expand})
+ * @param policies  the policies expanded, farthest first (one for {@link dev.ralon.policy.walk.ProtectedPaths#expand})
  * @param root      the directory the entries' relative paths are relative to: the policy's root for one policy, the
  *                  deepest directory holding every policy's root for several (for policies in force at a directory,
  *                  the farthest one's root)
@@ -53,7 +53,7 @@ public record Expansion(List<Policy> policies, Path root, List<Entry> entries, M
         return Warning.messages(warnings, naming());
     }
 
-    /** The nearest policy expanded (the only one, for {@link ProtectedPaths#expand}). */
+    /** The nearest policy expanded (the only one, for {@link dev.ralon.policy.walk.ProtectedPaths#expand}). */
     public Policy policy() {
         return policies.get(policies.size() - 1);
     }

@@ -2,13 +2,16 @@ package dev.ralon.policy;
 
 import java.nio.file.Path;
 
-/** Path helpers shared inside policy-core. */
-final class Paths2 {
+/**
+ * Path helpers shared by policy-core's packages (the model, the loader, the walk, git); public for them only, not
+ * for other modules.
+ */
+public final class Paths2 {
     private Paths2() {
     }
 
     /** The path relative to the working directory when beneath it, else as given. */
-    static String display(Path file) {
+    public static String display(Path file) {
         if (file == null) {
             return "agent.lock";
         }
@@ -25,7 +28,7 @@ final class Paths2 {
     }
 
     /** '/'-separated relative form of {@code path} beneath {@code root}, or null when not strictly beneath it. */
-    static String relativeBeneath(Path root, Path path) {
+    public static String relativeBeneath(Path root, Path path) {
         if (!path.startsWith(root) || path.equals(root)) {
             return null;
         }

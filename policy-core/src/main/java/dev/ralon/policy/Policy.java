@@ -19,7 +19,8 @@ public final class Policy {
     private final List<Rule> rules;
     private final List<Warning> warnings;
 
-    Policy(Path file, Path root, int version, List<Rule> rules, List<Warning> warnings) {
+    /** Made by the loader ({@code dev.ralon.policy.load.PolicyBuilder}) alone; a caller loads a policy. */
+    public Policy(Path file, Path root, int version, List<Rule> rules, List<Warning> warnings) {
         this.file = file;
         this.root = root;
         this.version = version;

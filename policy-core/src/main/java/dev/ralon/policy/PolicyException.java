@@ -52,12 +52,12 @@ public final class PolicyException extends Exception {
         this(new Problem(kind, file, line, column, -1, reason, patternError));
     }
 
-    PolicyException(Problem problem) {
+    public PolicyException(Problem problem) {
         this(List.of(problem));
     }
 
     /** @param problems at least one, the first being the main error */
-    PolicyException(List<Problem> problems) {
+    public PolicyException(List<Problem> problems) {
         super(problems.get(0).message());
         this.problems = List.copyOf(problems);
         this.main = this.problems.get(0);

@@ -15,7 +15,8 @@ public final class Rule {
     private final boolean implicit;
     private final Path file;
 
-    Rule(Glob glob, int line, int column, boolean implicit, Path file) {
+    /** Made by the loader ({@code dev.ralon.policy.load.PolicyBuilder}) alone. */
+    public Rule(Glob glob, int line, int column, boolean implicit, Path file) {
         this.glob = glob;
         this.line = line;
         this.column = column;

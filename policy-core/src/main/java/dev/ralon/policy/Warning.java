@@ -70,12 +70,12 @@ public record Warning(Kind kind, Path file, int line, int column, String text) {
     }
 
     /** A remark that points to nowhere in a policy. */
-    static Warning of(Kind kind, String text) {
+    public static Warning of(Kind kind, String text) {
         return new Warning(kind, null, 0, 0, text);
     }
 
     /** A remark about one rule, placed where the rule is written: {@code pattern "p" } followed by {@code rest}. */
-    static Warning about(Kind kind, Rule rule, String rest) {
+    public static Warning about(Kind kind, Rule rule, String rest) {
         return new Warning(kind, rule.file(), rule.line(), rule.column(), RuleText.pattern(rule) + " " + rest);
     }
 

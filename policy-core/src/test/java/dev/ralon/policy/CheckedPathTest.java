@@ -1,5 +1,6 @@
 package dev.ralon.policy;
 
+import dev.ralon.policy.load.PolicyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,6 +4,8 @@ import dev.ralon.testsupport.TestProcess;
 
 import dev.ralon.testsupport.ProcessResult;
 
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.ProtectedPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -15,5 +15,9 @@
  * {@link dev.ralon.conformance.Attacks}, whose catalogue docs/conformance.md repeats in prose; a shell attack needs
  * nothing here (an entry made with {@code sh(...)} in {@code Attacks}). A new helper outside the sandbox is a main
  * class here, started from {@code HelperCases}.
+ *
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public only to be started by class name; the marker is this
+ * package-info's alone, the programs do not use the SPI.
  */
+@dev.ralon.enforcer.spi.Internal("main classes the kit starts by name, in the sandbox or beside it")
 package dev.ralon.conformance.attack;

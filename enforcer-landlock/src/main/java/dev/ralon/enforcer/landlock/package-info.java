@@ -10,13 +10,18 @@
  *
  * <p>In the data flow (agent.lock, Policy, protected set, Plan, Enforcer, exec) it takes the host's
  * {@code ProtectedSet}, returns a {@code Plan} and, in {@code prepare}, a {@code Launch} the host execs. Depends on
- * enforcer-spi (with its {@code exec} package: {@code LibC}, {@code LinuxAbi}, {@code Binds}, {@code MountTable},
- * {@code SessionContainer}, {@code LauncherNamespace}) and JNA; nothing compiles against it: the cli (runtime
+ * enforcer-spi and the native layer, ralon-linux ({@code LibC}, {@code LinuxAbi}, {@code Binds}, {@code MountTable},
+ * {@code SessionContainer}, {@code LauncherNamespace}), and JNA; nothing compiles against it: the cli (runtime
  * dependency) and enforcement-tests find it through its {@code META-INF/services} entry.
  *
  * <p>Where new things go: a new Landlock access right goes in {@code Access} with the ABI that introduced it, and is
  * granted or withheld in {@code RulePlanner}; a new structure or flag in {@code LinuxCalls}; a libc function the
- * whole code base may use in the SPI's {@code exec.LibC}, not here. A new declared guarantee changes
+ * whole code base may use in ralon-linux's {@code LibC}, not here. A new declared guarantee changes
  * {@code LandlockEnforcer}'s set, README.md's guarantee table and docs/backend-landlock.md together.
+ *
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public only for {@code ServiceLoader} and the stage the
+ * launcher starts; no compatibility promise.
  */
+@dev.ralon.enforcer.spi.Internal("a built-in backend: public for ServiceLoader, which the host's discovery finds it"
+        + " through")
 package dev.ralon.enforcer.landlock;

@@ -13,5 +13,10 @@
  * <p>Where new things go: nowhere here; it must stay the smallest possible enforcer. A new built-in backend is a
  * module of its own beside enforcer-landlock and enforcer-mount (CONTRIBUTING.md, "Recipe: a built-in backend");
  * a third-party one starts from examples/third-party-enforcer.
+ *
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public only for {@code ServiceLoader}; no compatibility
+ * promise.
  */
+@dev.ralon.enforcer.spi.Internal("a built-in backend: public for ServiceLoader, which the host's discovery and the"
+        + " conformance kit (its control run) find it through")
 package dev.ralon.enforcer.noop;

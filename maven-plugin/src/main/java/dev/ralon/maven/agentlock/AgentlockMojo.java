@@ -1,7 +1,7 @@
 package dev.ralon.maven.agentlock;
 
-import dev.ralon.policy.PolicyDiscovery;
 import dev.ralon.policy.PolicyException;
+import dev.ralon.policy.walk.PolicyDiscovery;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.ralon.maven.agentlock;
 
-import dev.ralon.policy.ChangedPaths;
-import dev.ralon.policy.GitException;
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.RuleText;
+import dev.ralon.policy.git.ChangedPaths;
+import dev.ralon.policy.git.GitException;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicySet;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,15 +3,15 @@ package dev.ralon.maven.agentlock;
 import static dev.ralon.policy.RuleText.Naming.ABSOLUTE;
 
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.GitIgnoredDirectories;
 import dev.ralon.policy.FileNames;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.PolicyException;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.RuleText;
 import dev.ralon.policy.Warning;
+import dev.ralon.policy.git.GitIgnoredDirectories;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicySet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

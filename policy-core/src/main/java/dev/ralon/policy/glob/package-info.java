@@ -17,7 +17,9 @@
  * {@code vectors/match.json}; a change to what a pattern matches is a change to the spec (docs/spec.md, section 9.3,
  * allows none within version 1) and is checked against real git by {@code GitDifferentialTest}.
  *
- * <p>Internal: public for Ralon's own modules (cli, host, maven-plugin, conformance), with no compatibility promise;
- * the stable contract of agent.lock is docs/spec.md with its vectors, not these types.
+ * <p>Internal ({@link dev.ralon.enforcer.spi.Internal}): public for Ralon's own modules (the rest of policy-core
+ * and the benchmarks), with no compatibility promise; the stable contract of agent.lock is docs/spec.md with its
+ * vectors, not these types.
  */
+@dev.ralon.enforcer.spi.Internal("policy-core's other packages and the benchmarks compile and match patterns")
 package dev.ralon.policy.glob;
