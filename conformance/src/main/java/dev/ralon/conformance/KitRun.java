@@ -4,8 +4,8 @@ import dev.ralon.enforcer.spi.Guarantee;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.BuiltInBackends;
 import dev.ralon.host.RunDecision;
-import dev.ralon.policy.PolicyLoader;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.load.PolicyLoader;
+import dev.ralon.policy.walk.PolicySet;
 
 import java.io.BufferedReader;
 import java.io.IOException;

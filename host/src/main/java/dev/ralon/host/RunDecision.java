@@ -13,7 +13,7 @@ import dev.ralon.host.discovery.EnforcerFailure;
 import dev.ralon.linux.LauncherNamespace;
 import dev.ralon.linux.SessionGuard;
 import dev.ralon.policy.Expansion;
-import dev.ralon.policy.PolicySet;
+import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Warning;
 
 import java.nio.file.Path;
