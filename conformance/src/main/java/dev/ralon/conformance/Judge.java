@@ -56,6 +56,9 @@ final class Judge {
 
     /** The rc of an attack that reported no result (KitRun): it did not run, or did not get to its end. */
     static final String NO_RESULT = "(no result)";
+    /** A result reported from inside the sandbox: a shell status, or the attack program's errno or error. */
+    static final java.util.regex.Pattern REPORTED_INSIDE =
+            java.util.regex.Pattern.compile("-?\\d+|errno=\\d+ \\(.*\\)|error \\(.*\\)");
 
     /** One verdict per case, in case order. */
     static List<Verdict> verdicts(Input in, String setupFailure) {
@@ -73,11 +76,13 @@ final class Judge {
             String failure = null;
             // The run as a whole failed (the script did not end, or its status did not come back: a supervisor, a
             // killed sandbox): that is reported once, by the setup failure. An attack whose file changed is still
-            // judged (a change read from outside is a breach, whoever made it), and so is one the script itself
-            // reported with its exit status ("RC id N": it ran inside); the others (not reported, or made through a
-            // helper or a terminal, whose status is the outer command's, not the attack's) have no verdict.
+            // judged (a change read from outside is a breach, whoever made it), and so is one whose result was
+            // reported from inside the sandbox: the script's "RESULT id N" for a shell attack, the attack program's
+            // "RESULT id 0", "RESULT id errno=N (call)" or "RESULT id error (...)" for a system-call attack; the
+            // others (not reported, or made through a helper or a terminal, whose status is the outer command's,
+            // not the attack's) have no verdict.
             boolean seen = o != null && (o.changed() || !c.attack().viaHelper() && !c.attack().viaTerminal()
-                    && o.rc() != null && o.rc().matches("-?\\d+"));
+                    && o.rc() != null && REPORTED_INSIDE.matcher(o.rc()).matches());
             if (setupFailure != null && !seen) {
                 failure = "no verdict: " + setupFailure.lines().findFirst().orElse("");
             } else if (o.notJudged() != null) {

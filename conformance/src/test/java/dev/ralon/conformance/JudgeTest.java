@@ -150,14 +150,16 @@ class JudgeTest {
         KitRun.Case broke = fileCase(RM);
         KitRun.Case never = fileCase(attack("truncate"));
         KitRun.Case helper = fileCase(Attacks.all().stream().filter(Attack::viaHelper).findFirst().orElseThrow());
+        KitRun.Case program = fileCase(attack("o-trunc"));
         KitRun.Outcome noResult = new KitRun.Outcome(Judge.NO_RESULT, List.of());
         KitRun.Outcome changedWithoutResult = new KitRun.Outcome(Judge.NO_RESULT, List.of("c/x: removed"));
+        KitRun.Outcome refusedByTheKernel = new KitRun.Outcome("errno=30 (open)", List.of());
         KitRun.Recording run = result(0, outcomes(ran.id(), UNCHANGED, broke.id(), changedWithoutResult, never.id(),
-                noResult, helper.id(), UNCHANGED), soundSanity(), Map.of());
+                noResult, helper.id(), UNCHANGED, program.id(), refusedByTheKernel), soundSanity(), Map.of());
         KitRun.Recording control = result(KitRun.EXIT_MARK, outcomes(ran.id(), CHANGED, broke.id(), CHANGED,
-                never.id(), CHANGED, helper.id(), CHANGED), soundSanity(), Map.of());
-        Judge.Input in = input(EnumSet.allOf(Guarantee.class), List.of(ran, broke, never, helper), run, control,
-                Set.of());
+                never.id(), CHANGED, helper.id(), CHANGED, program.id(), CHANGED), soundSanity(), Map.of());
+        Judge.Input in = input(EnumSet.allOf(Guarantee.class), List.of(ran, broke, never, helper, program), run,
+                control, Set.of());
         String setup = Judge.setupFailure(in);
         assertTrue(setup.startsWith("`ralon run --backend b` did not run the attack script to its end and pass its"
                 + " exit status back (exit 0, expected 42)"), setup);
@@ -169,6 +171,8 @@ class JudgeTest {
         assertTrue(vs.get(2).failure().startsWith("no verdict: `ralon run --backend b`"), vs.get(2).failure());
         // a helper's status is the outer command's: unchanged proves nothing when the run failed
         assertTrue(vs.get(3).failure().startsWith("no verdict: `ralon run --backend b`"), vs.get(3).failure());
+        // the attack program reported the kernel's errno from inside: judged (a supervisor's run keeps these verdicts)
+        assertTrue(vs.get(4).passed() && !vs.get(4).brokeThrough(), "ran inside and was blocked: " + vs.get(4));
     }
 
     @Test

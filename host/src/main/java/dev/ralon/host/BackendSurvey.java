@@ -326,13 +326,13 @@ public final class BackendSurvey {
     }
 
     /**
-     * {@code e}'s probe: the one made ahead when {@code e} was surveyed, else made now ({@link Backends#safeProbe}).
-     * A plugin's probe so runs once per command.
+     * {@code e}'s probe: the one made ahead when {@code e} was surveyed (waiting for it: a plugin's probe is bounded by
+     * its isolation), else made now ({@link Backends#safeProbe}). A probe so runs once per command.
      */
     public dev.ralon.enforcer.spi.Probe probe(Enforcer e) {
         try {
             for (Ahead a : surveyed.join()) {
-                if (a.enforcer == e && a.probed.isDone() && !a.probed.isCompletedExceptionally()) {
+                if (a.enforcer == e) { // asked ahead: its answer comes (a plugin's probe is bounded), never twice
                     return a.probed.join().probe();
                 }
             }
