@@ -250,7 +250,7 @@ public final class BwrapEnforcer implements Enforcer {
         argv.addAll(List.of(tools.nsenter().toString(), join, tools.unshare().toString(), Integer.toString(ids[0]),
                 Integer.toString(ids[1]), command.cwd().toString(), command.executable().toString()));
         argv.addAll(command.argv().subList(1, command.argv().size()));
-        return new Launch(Path.of("/bin/sh"), argv, command.env());
+        return Launch.of(Path.of("/bin/sh"), argv, command.env());
     }
 
     /** This process's uid and gid. */

@@ -73,7 +73,7 @@ public abstract class BrokenBwrap implements Enforcer {
             argv.addAll(List.of(tools.unshare().toString(), "--user", "--mount", "--map-user=" + ids[0],
                     "--map-group=" + ids[1], "--", command.executable().toString()));
             argv.addAll(command.argv().subList(1, command.argv().size()));
-            return new Launch(tools.bwrap(), argv, command.env());
+            return Launch.of(tools.bwrap(), argv, command.env());
         }
     }
 

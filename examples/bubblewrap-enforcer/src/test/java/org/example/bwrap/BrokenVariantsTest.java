@@ -52,8 +52,9 @@ class BrokenVariantsTest {
      * bwrap as the command's parent: the kit reports the supervisor, once. bwrap does not pass SIGTERM on: the kit's
      * signal (its last step) kills bwrap and, through {@code --die-with-parent}, the command, so the script does not
      * end and its status does not come back, which is reported once too. Every attack whose file changed or whose
-     * status the script reported is still judged, and none got through (the binds are sound); the attacks made by the
-     * kit's attack program (which reports "errno=N (call)", not a status) or through a helper get "no verdict".
+     * result was reported from inside (the script's status, the attack program's errno) is still judged, and none got
+     * through (the binds are sound); only the attacks made through a helper or a terminal, whose status is the outer
+     * command's, and those after the kill get "no verdict".
      */
     @Test
     void bwrapLeftAsTheParentFailsTheNoSupervisorCheck() {
