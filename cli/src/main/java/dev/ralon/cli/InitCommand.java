@@ -114,7 +114,8 @@ final class InitCommand implements Callable<Integer> {
         try {
             // created without explicit permissions, so the kernel applies the user's umask to 0666 (open(2)); not
             // Files.createTempFile, which always makes 0600
-            tmp = target.resolve(".agent.lock." + Long.toUnsignedString(new java.util.Random().nextLong(), 36) + ".tmp");
+            long nonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+            tmp = target.resolve(".agent.lock." + Long.toUnsignedString(nonce, 36) + ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE);
             if (force) {

@@ -1,6 +1,7 @@
 package dev.ralon.cli;
 
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 
 /** Entry point of the {@code ralon} executable. */
 public final class Main {
@@ -24,7 +25,8 @@ public final class Main {
         // argument forms; it makes the same request picocli would.
         Request fast = FastParser.parse(args);
         int code = fast != null
-                ? execute(fast, System.in, new PrintWriter(System.out, true), new PrintWriter(System.err, true))
+                ? execute(fast, System.in, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                        new PrintWriter(System.err, true, StandardCharsets.UTF_8))
                 : Ralon.execute(args);
         System.out.flush();
         // In hook mode the launcher runs the JVM as a child and takes any status but ANSWERED and 2 as a failure of

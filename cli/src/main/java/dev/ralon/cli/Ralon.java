@@ -6,6 +6,7 @@ import picocli.CommandLine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 
 /**
@@ -48,7 +49,9 @@ final class Ralon implements Runnable {
     }
 
     static int execute(String[] args) {
-        return execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        // UTF-8 whatever the JVM's default (the locale's on JDK 17, UTF-8 from JDK 18), as Main's fast path writes
+        return execute(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8));
     }
 
     /** The command line every parse uses: picocli binds the options, nothing more. */

@@ -58,7 +58,7 @@ final class SensitivePaths {
 
     /** The proposals for the project in {@code root}, in a fixed order (the order of the list above). */
     static List<Proposal> find(Path root) {
-        Walk w = new Walk(root);
+        Walk w = new Walk();
         w.walk(root, "", 0);
         List<Proposal> out = new ArrayList<>();
         if (w.envTop != null) {
@@ -96,16 +96,11 @@ final class SensitivePaths {
     }
 
     private static final class Walk {
-        final Path root;
         int seen;
         String envTop;
         String envDeep;
         final Map<String, String> byExtension = new LinkedHashMap<>();
         final Map<String, String> sshKeys = new LinkedHashMap<>();
-
-        Walk(Path root) {
-            this.root = root;
-        }
 
         void walk(Path dir, String rel, int depth) {
             if (depth > MAX_DEPTH) {

@@ -1,6 +1,7 @@
 package dev.ralon.linux;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,9 +39,8 @@ public final class MountTable {
 
     /** This process's mounts; none when /proc/self/mountinfo cannot be read. */
     public static MountTable read() {
-        try {
-            return parse(new String(Files.newInputStream(Path.of("/proc/self/mountinfo")).readAllBytes(),
-                    StandardCharsets.UTF_8));
+        try (InputStream in = Files.newInputStream(Path.of("/proc/self/mountinfo"))) {
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             return new MountTable(List.of());
         }

@@ -137,7 +137,6 @@ final class RulePlanner {
                 ancestors.put(a, exists);
             }
         }
-        Set<Id> forbidden = new HashSet<>();
         Map<Id, Path> forbiddenNames = new HashMap<>();
         List<Path> onTheWay = new ArrayList<>();
         Set<Path> unreachable = new HashSet<>();
@@ -171,7 +170,6 @@ final class RulePlanner {
                 refusedPaths.add(dir);
                 continue;
             }
-            forbidden.add(st.id());
             forbiddenNames.put(st.id(), dir);
             onTheWay.add(dir);
         }
@@ -206,7 +204,6 @@ final class RulePlanner {
                     refusedPaths.add(p);
                     continue;
                 }
-                forbidden.add(st.id());
                 forbiddenNames.put(st.id(), p);
                 if (st.isDirectory()) {
                     protectedDirDevices.add(st.dev());
