@@ -39,8 +39,8 @@ public final class AgentsUnderLandlock {
      * the command is not a known agent (other commands get the general create-restricted summary only).
      */
     public static List<String> note(String command, Collection<Path> createRestricted, Path home, Path projectRoot) {
-        String name = Path.of(command).getFileName().toString();
-        if (!AGENTS.contains(name)) {
+        Path fileName = Path.of(command).getFileName(); // null for "/": no agent (`ralon run -- /` fails at exec)
+        if (fileName == null || !AGENTS.contains(fileName.toString())) {
             return List.of();
         }
         List<String> lines = new ArrayList<>();
