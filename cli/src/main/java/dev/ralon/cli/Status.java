@@ -49,12 +49,16 @@ final class Status {
                 System.getenv(), java.nio.file.Path.of("").toAbsolutePath()));
         List<Baseline.Item> baselineItems = run.items();
         dev.ralon.host.WritableAreas.Outcome writable = run.writable();
-        String pick;
+        RunDecision decided;
         try {
-            pick = run.decide().enforcer().name();
+            decided = run.decide();
         } catch (dev.ralon.host.HostException e) { // no backend can enforce here: said in the table and below
-            pick = null;
+            decided = null;
         }
+        String pick = decided == null ? null : decided.enforcer().name();
+        // the session guard's report, probed once: the decision's when there is one
+        dev.ralon.host.SessionReport session = decided != null ? decided.session()
+                : dev.ralon.host.SessionReport.of(false);
         Enforcers enforcers = survey.enforcers();
         List<BackendSurvey.Backend> surveyed = survey.backends();
         List<Backends.Probed> probed = surveyed.stream().map(BackendSurvey.Backend::probed).toList();
@@ -118,7 +122,7 @@ final class Status {
             doc.put("backends", backends);
             doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
-            doc.put("session", dev.ralon.host.SessionReport.of(false).json());
+            doc.put("session", session.json());
             doc.put("writable", Run.writableJson(writable));
             Map<String, Object> bl = new LinkedHashMap<>();
             bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
@@ -186,7 +190,7 @@ final class Status {
             out.println("plugins (" + plugins.dir() + "): " + (from.isEmpty() ? "none" : String.join(", ", from)));
         }
         out.println("`ralon run` would use: " + (pick == null ? "none (no backend can enforce here)" : pick));
-        for (String line : dev.ralon.host.SessionReport.of(false).lines()) {
+        for (String line : session.lines()) {
             out.println(line);
         }
         String h = System.getenv("HOME");

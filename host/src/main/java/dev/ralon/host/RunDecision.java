@@ -78,12 +78,14 @@ public final class RunDecision {
     private final Baseline.Applied baseline;
     private final ProtectedSet set;
     private final Plan plan;
+    private final ProtectedSet planned;
+    private final List<ProtectedPath> notPreventable;
     private final Admission admission;
     private final SessionReport session;
 
     private RunDecision(Options options, PolicySet policies, Expansion expansion, WritableAreas.Outcome writable,
-                        List<String> problems, Backends.Choice choice, ProtectedSet policySet,
-                        Baseline.Applied baseline, Admission admission, SessionReport session) {
+                        List<String> problems, Backends.Choice choice, Baseline.Applied baseline, ProtectedSet set,
+                        Plan plan, Admission admission, SessionReport session) {
         this.options = options;
         this.policies = policies;
         this.expansion = expansion;
@@ -91,8 +93,10 @@ public final class RunDecision {
         this.problems = List.copyOf(problems);
         this.choice = choice;
         this.baseline = baseline;
-        this.set = baseline == null ? policySet : baseline.set();
-        this.plan = baseline == null ? choice.plan() : baseline.plan();
+        this.set = set;
+        this.plan = plan;
+        this.planned = Backends.forBackend(set, choice.probed().enforcer());
+        this.notPreventable = Backends.notPreventable(set, choice.probed().enforcer());
         this.admission = admission;
         this.session = session;
     }
@@ -166,8 +170,8 @@ public final class RunDecision {
         // protect without refusing or restricting more than the policy does is dropped, and said (Baseline.apply)
         Baseline.Applied baseline;
         try {
-            baseline = options.noBaseline() ? null : survey.applied(enforcer, policySet) != null
-                    ? survey.applied(enforcer, policySet)
+            Baseline.Applied ahead = options.noBaseline() ? null : survey.applied(enforcer, policySet);
+            baseline = options.noBaseline() ? null : ahead != null ? ahead
                     : Baseline.apply(enforcer, policySet, choice.plan(),
                             Baseline.forConfinement(enforcer, items, confinement),
                             survey.baselinePlan(enforcer, policySet));
@@ -186,7 +190,7 @@ public final class RunDecision {
                     + " without that confinement)", Set.of(Guarantee.WRITES_OUTSIDE)));
             admission = new Admission(List.copyOf(all), admission.notCreateProtected());
         }
-        return new RunDecision(options, in.policies(), expansion, writable, problems, choice, policySet, baseline,
+        return new RunDecision(options, in.policies(), expansion, writable, problems, choice, baseline, set, plan,
                 admission, SessionReport.of(options.allowUnixSockets()));
     }
 
@@ -257,12 +261,12 @@ public final class RunDecision {
 
     /** What the run locks: the set less the missing paths this backend cannot stop being created. */
     public ProtectedSet planned() {
-        return Backends.forBackend(set, enforcer());
+        return planned;
     }
 
     /** The missing paths this backend cannot stop being created. */
     public List<ProtectedPath> notPreventable() {
-        return Backends.notPreventable(set, enforcer());
+        return notPreventable;
     }
 
     /** The host's admission of the plan, with the writes-outside refusal when the backend cannot confine. */
