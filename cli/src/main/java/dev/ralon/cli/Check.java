@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.policy.git.GitLayout;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.Rule;
 import dev.ralon.policy.RuleText;
@@ -75,7 +76,7 @@ final class Check {
         String changedBase = r.changedBase();
         boolean staged = r.staged();
         Path cwd = Path.of("").toAbsolutePath();
-        String redirect = RepositoryCheck.refusal(policy.nearest().root());
+        String redirect = GitLayout.redirectRefusal(Path.of("").toAbsolutePath(), policy.nearest().root());
         if (redirect != null) {
             throw CliException.error(redirect);
         }

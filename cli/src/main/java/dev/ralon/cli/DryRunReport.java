@@ -7,6 +7,7 @@ import dev.ralon.enforcer.spi.ProtectedPath;
 import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.host.Admission;
 import dev.ralon.host.Backends;
+import dev.ralon.host.RunDecision;
 import dev.ralon.policy.walk.PolicySet;
 
 import java.io.PrintWriter;
@@ -28,15 +29,21 @@ final class DryRunReport {
     private DryRunReport() {
     }
 
-    static void print(PrintWriter out, Enforcer enforcer, Backends.Probed chosen,
-                          ProtectedSet set, PolicySet policies, Plan plan, Admission admission, List<String> extra) {
+    /** The text report of {@code d}, with {@code extra} lines before the verdict. */
+    static void print(PrintWriter out, RunDecision d, List<String> extra) {
+        Enforcer enforcer = d.enforcer();
+        ProtectedSet set = d.set();
+        Plan plan = d.plan();
+        Admission admission = d.admission();
         List<String> refusals = admission.reasons();
+        Backends.Probed chosen = d.chosen();
+        PolicySet policies = d.policies();
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         for (Path file : policies.files()) { // every file in force, farthest first
             out.println("policy: " + file);
         }
-        out.println("guaranteed: " + Backends.guaranteeIds(enforcer.guarantees()));
-        out.println("not guaranteed: " + Backends.guaranteeIds(Backends.notDeclared(enforcer)));
+        out.println("guaranteed: " + GuaranteeIds.text(enforcer.guarantees()));
+        out.println("not guaranteed: " + GuaranteeIds.text(GuaranteeIds.notDeclared(enforcer)));
         out.println("protected paths (" + set.paths().size() + "):");
         for (ProtectedPath p : set.paths()) {
             out.println("  " + p.path() + "  [" + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
@@ -48,8 +55,8 @@ final class DryRunReport {
         if (!plan.createRestricted().isEmpty()) {
             out.println("directories where nothing can be created, removed or renamed while it runs ("
                     + plan.createRestricted().size() + "):");
-            for (Path d : plan.createRestricted()) {
-                out.println("  " + d);
+            for (Path dir : plan.createRestricted()) {
+                out.println("  " + dir);
             }
         }
         List<String> warnings = new ArrayList<>(set.warnings());
@@ -70,9 +77,14 @@ final class DryRunReport {
         out.println(refusals.isEmpty() ? "verdict: enforceable" : "verdict: NOT enforceable");
     }
 
-    static Map<String, Object> json(Enforcer enforcer, Backends.Probed chosen,
-                                        ProtectedSet set, Plan plan, Admission admission) {
+    /** The JSON document of {@code d} (docs/json.md); the caller adds the keys that are not the plan's. */
+    static Map<String, Object> json(RunDecision d) {
+        Enforcer enforcer = d.enforcer();
+        ProtectedSet set = d.set();
+        Plan plan = d.plan();
+        Admission admission = d.admission();
         List<String> refusals = admission.reasons();
+        Backends.Probed chosen = d.chosen();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("format", Json.FORMAT);
         doc.put("backend", enforcer.name());
@@ -80,11 +92,11 @@ final class DryRunReport {
         doc.put("policy", set.policyFile().toString());
         doc.put("root", set.root().toString());
         doc.put("enforceable", refusals.isEmpty());
-        doc.put("guarantees", Run.ids(enforcer.guarantees()));
-        doc.put("notGuaranteed", Run.ids(Backends.notDeclared(enforcer)));
+        doc.put("guarantees", GuaranteeIds.list(enforcer.guarantees()));
+        doc.put("notGuaranteed", GuaranteeIds.list(GuaranteeIds.notDeclared(enforcer)));
         Set<Guarantee> missing = EnumSet.noneOf(Guarantee.class);
         admission.refusals().forEach(r -> missing.addAll(r.lost()));
-        doc.put("missing", Run.ids(missing));
+        doc.put("missing", GuaranteeIds.list(missing));
         List<Object> paths = new ArrayList<>();
         for (ProtectedPath p : set.paths()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -113,7 +125,7 @@ final class DryRunReport {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("path", r.path() == null ? null : r.path().toString());
             m.put("reason", r.reason());
-            m.put("lost", Run.ids(r.lost()));
+            m.put("lost", GuaranteeIds.list(r.lost()));
             uncovered.add(m);
         }
         doc.put("refusalDetails", uncovered);

@@ -1,19 +1,17 @@
 package dev.ralon.cli;
 
-import dev.ralon.enforcer.spi.Confinement;
-import dev.ralon.enforcer.spi.Guarantee;
+import dev.ralon.policy.git.GitLayout;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.linux.Exec;
 import dev.ralon.linux.ExecException;
 import dev.ralon.linux.LauncherNamespace;
 import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
-import dev.ralon.host.Backends;
-import dev.ralon.host.Baseline;
 import dev.ralon.host.RunDecision;
 import dev.ralon.host.StartReport;
 import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
+import dev.ralon.policy.Rule;
 import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Warning;
 
@@ -22,11 +20,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code ralon run}, executed ({@link RunRequest}; picocli-free, reached from {@link RunCommand} and {@link FastParser}):
@@ -61,7 +57,8 @@ final class Run {
         }
         BackendSurvey survey = BackendSurvey.forRun(request.backend()); // what needs no policy, on other threads
         PolicySet policies = PolicyOption.load(request.policy());
-        String redirect = RepositoryCheck.refusal(policies.nearest().root());
+        String leftOut = PolicyOption.leftOutNote(request.policy()); // what --policy leaves out, said below
+        String redirect = GitLayout.redirectRefusal(Path.of("").toAbsolutePath(), policies.nearest().root());
         if (redirect != null) {
             throw CliException.error(redirect + " (nothing was started)");
         }
@@ -89,7 +86,6 @@ final class Run {
                 request.noBaseline(), !dryRun, request.allowUnixSockets(), request.writes().anywhere(),
                 request.writes().temp(), request.writes().allow(), System.getenv(), cwd));
         var enforcer = d.enforcer();
-        String leftOut = PolicyOption.leftOutNote(request.policy());
         for (String passed : json ? List.<String>of() : d.passedOver()) {
             (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
         }
@@ -135,7 +131,7 @@ final class Run {
             for (String r : refusals) {
                 err.println("ralon: DEGRADED: " + r);
             }
-            err.println("ralon: DEGRADED: not guaranteed in this run: " + Backends.guaranteeIds(d.missing()));
+            err.println("ralon: DEGRADED: not guaranteed in this run: " + GuaranteeIds.text(d.missing()));
         }
         if (enforcer.guarantees().isEmpty()) {
             err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
@@ -172,17 +168,16 @@ final class Run {
 
     /** {@code run --dry-run}: the decision, rendered; exit 0 when it could start, 1 when it would be refused. */
     private static int dryRun(RunDecision d, RunRequest request, String leftOut, PrintWriter out) {
-        var enforcer = d.enforcer();
         PolicySet policies = d.policies();
         if (request.json()) {
-            Map<String, Object> doc = DryRunReport.json(enforcer, d.chosen(), d.set(), d.plan(), d.admission());
+            Map<String, Object> doc = DryRunReport.json(d);
             doc.put("policies", policies.files().stream().map(Path::toString).toList());
             doc.put("policyReplacedDiscovery", policies.isExplicit());
             doc.put("passedOver", d.passedOver());
-            doc.put("baseline", Baseline.json(d.baseline()));
-            doc.put("expandedAtStart", StartReport.expandedAtStart(policies).stream().map(r -> r.pattern()).toList());
+            doc.put("baseline", BaselineReport.json(d.baseline()));
+            doc.put("expandedAtStart", d.expandedAtStart().stream().map(Rule::pattern).toList());
             doc.put("session", d.session().json());
-            doc.put("writable", writableJson(d.writable()));
+            doc.put("writable", WritableReport.json(d.writable()));
             @SuppressWarnings("unchecked")
             List<String> w = (List<String>) doc.get("warnings");
             w.addAll(d.gitNotes());
@@ -192,7 +187,7 @@ final class Run {
                 out.println("note: " + leftOut);
             }
             List<String> extra = new ArrayList<>();
-            String expandedLine = StartReport.expandedLine(policies);
+            String expandedLine = ExpandedAtStart.line(d.expandedAtStart(), policies.naming());
             if (expandedLine != null) {
                 extra.add("note: " + expandedLine);
             }
@@ -200,38 +195,12 @@ final class Run {
                 extra.add("warning: " + g);
             }
             extra.addAll(d.session().lines());
-            extra.addAll(WritableAreas.lines(d.writable(), home()));
-            DryRunReport.print(out, enforcer, d.chosen(), d.set(), policies, d.plan(), d.admission(), extra);
-            Baseline.print(out, d.baseline(), enforcer.name());
+            extra.addAll(WritableReport.lines(d.writable(), WritableReport.home()));
+            DryRunReport.print(out, d, extra);
+            BaselineReport.print(out, d.baseline(), d.enforcer().name());
         }
         out.flush();
         return d.enforceable() ? ExitCodes.OK : ExitCodes.PROTECTED;
-    }
-
-    private static Path home() {
-        String h = System.getenv("HOME");
-        return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
-    }
-
-    /** The writable areas as JSON (docs/json.md): confined, and each area with its path, kind and reason. */
-    static Map<String, Object> writableJson(WritableAreas.Outcome o) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("confined", o.confinement().confined());
-        List<Object> areas = new ArrayList<>();
-        for (Confinement.Area a : o.confinement().areas()) {
-            Map<String, Object> e = new java.util.LinkedHashMap<>();
-            e.put("path", a.path().toString());
-            e.put("kind", a.directory() ? "directory" : "file");
-            e.put("why", a.why());
-            areas.add(e);
-        }
-        m.put("areas", areas);
-        List<Object> left = new ArrayList<>();
-        for (WritableAreas.Left l : o.left()) {
-            left.add(Map.of("path", l.path(), "why", l.why()));
-        }
-        m.put("notWritable", left);
-        return m;
     }
 
     /** Set by the launcher when it started the JVM under LC_ALL=C.UTF-8 in place of the user's locale. */
@@ -269,10 +238,6 @@ final class Run {
     static final String ENV_LIBFFI_SET = "RALON_LIBFFI_SET";
     /** The user's own LIBFFI_TMPDIR, when the launcher replaced it. */
     static final String ENV_USER_LIBFFI_TMPDIR = "RALON_USER_LIBFFI_TMPDIR";
-
-    static List<String> ids(Set<Guarantee> gs) {
-        return gs.isEmpty() ? List.of() : EnumSet.copyOf(gs).stream().map(Guarantee::id).toList();
-    }
 
     /** execvp-style lookup, done before anything is set up so "not found" is a clean error. */
     static final class Executables {

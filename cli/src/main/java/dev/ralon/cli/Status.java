@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.policy.git.GitLayout;
 import dev.ralon.host.discovery.Enforcers;
 import dev.ralon.enforcer.spi.Probe;
 import dev.ralon.host.BackendSurvey;
@@ -38,7 +39,7 @@ final class Status {
     static int execute(StatusRequest request, PrintWriter out) throws IOException {
         BackendSurvey survey = BackendSurvey.forStatus(); // the backends' probes and plans, beside the policy's walk
         PolicySet policies = PolicyOption.load(request.policy());
-        String redirect = RepositoryCheck.refusal(policies.nearest().root());
+        String redirect = GitLayout.redirectRefusal(Path.of("").toAbsolutePath(), policies.nearest().root());
         if (redirect != null) {
             throw CliException.error(redirect);
         }
@@ -114,8 +115,8 @@ final class Status {
                 m.put("detail", p.probe().detail());
                 m.put("fix", p.probe().fix());
                 m.put("description", p.enforcer().description());
-                m.put("guarantees", Run.ids(p.enforcer().guarantees()));
-                m.put("notGuaranteed", Run.ids(Backends.notDeclared(p.enforcer())));
+                m.put("guarantees", GuaranteeIds.list(p.enforcer().guarantees()));
+                m.put("notGuaranteed", GuaranteeIds.list(GuaranteeIds.notDeclared(p.enforcer())));
                 m.put("from", Backends.origin(p.enforcer()));
                 backends.add(m);
             }
@@ -123,11 +124,11 @@ final class Status {
             doc.put("pluginDirectory", Backends.plugins().dir() == null ? null : Backends.plugins().dir().toString());
             doc.put("runWouldUse", pick);
             doc.put("session", session.json());
-            doc.put("writable", Run.writableJson(writable));
+            doc.put("writable", WritableReport.json(writable));
             Map<String, Object> bl = new LinkedHashMap<>();
-            bl.put("paths", baselineItems.stream().map(i -> Baseline.itemJson(i, null)).toList());
+            bl.put("paths", baselineItems.stream().map(i -> BaselineReport.item(i, null)).toList());
             Map<String, Object> per = new LinkedHashMap<>();
-            baselineBy.forEach((name, a) -> per.put(name, Baseline.json(a)));
+            baselineBy.forEach((name, a) -> per.put(name, BaselineReport.json(a)));
             bl.put("byBackend", per);
             doc.put("baseline", bl);
             doc.put("enforcedBy", inside);
@@ -154,7 +155,7 @@ final class Status {
                         exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
             }
         }
-        String expanded = StartReport.expandedLine(policies);
+        String expanded = ExpandedAtStart.line(StartReport.expandedAtStart(policies), policies.naming());
         if (expanded != null) {
             out.println();
             out.println("note: " + expanded);
@@ -170,12 +171,12 @@ final class Status {
         out.println(String.format("  %-10s %-9s %s", "NAME", "AVAILABLE", "GUARANTEES / WHY NOT"));
         for (Backends.Probed p : probed) {
             Probe pr = p.probe();
-            String g = pr.available() ? Backends.guaranteeIds(p.enforcer().guarantees()) : pr.detail()
+            String g = pr.available() ? GuaranteeIds.text(p.enforcer().guarantees()) : pr.detail()
                     + (pr.fix().isEmpty() ? "" : "; fix: " + pr.fix());
             out.println(String.format("  %-10s %-9s %s", p.enforcer().name(), pr.available() ? "yes" : "no", g));
-            if (pr.available() && !Backends.notDeclared(p.enforcer()).isEmpty()) {
+            if (pr.available() && !GuaranteeIds.notDeclared(p.enforcer()).isEmpty()) {
                 out.println(String.format("  %-10s %-9s not guaranteed: %s", "", "",
-                        Backends.guaranteeIds(Backends.notDeclared(p.enforcer()))));
+                        GuaranteeIds.text(GuaranteeIds.notDeclared(p.enforcer()))));
             }
         }
         PluginDirectory plugins = Backends.plugins();
@@ -193,9 +194,7 @@ final class Status {
         for (String line : session.lines()) {
             out.println(line);
         }
-        String h = System.getenv("HOME");
-        for (String line : dev.ralon.host.WritableAreas.lines(writable, h == null || !h.startsWith("/") ? null
-                : java.nio.file.Path.of(h).normalize())) {
+        for (String line : WritableReport.lines(writable, WritableReport.home())) {
             out.println(line);
         }
         printBaseline(out, baselineItems, baselineBy);

@@ -58,10 +58,10 @@ class AgentsUnderLandlockE2ETest {
     @Test
     void theStartNoteSaysWhatBreaksForAgentsAndTheStateCannotBeCreated() throws Exception {
         ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", agent.toString()));
-        assertTrue(r.err().contains("ralon: note: agents under Landlock: nothing can be created in " + home), r.err());
+        assertTrue(r.err().contains("ralon: note: agents under landlock: nothing can be created in " + home), r.err());
         assertTrue(r.err().contains("(~/.claude, ~/.codex, ~/.gemini)"), r.err());
         assertTrue(r.err().contains("--create-agent-state"), r.err());
-        assertTrue(r.err().contains("ralon: note: agents under Landlock: no new file can appear in the project root " + project), r.err());
+        assertTrue(r.err().contains("ralon: note: agents under landlock: no new file can appear in the project root " + project), r.err());
         assertTrue(r.err().contains("bubblewrap needs mount"), r.err());
         assertFalse(r.code() == 0, "the agent's mkdir should have failed: " + r.err());
         assertFalse(Files.exists(home.resolve(".claude")));
@@ -82,7 +82,7 @@ class AgentsUnderLandlockE2ETest {
     void otherCommandsGetNoAgentNote() throws Exception {
         ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", "true"));
         assertEquals(0, r.code(), r.err());
-        assertFalse(r.err().contains("agents under Landlock"), r.err());
+        assertFalse(r.err().contains("agents under landlock"), r.err());
     }
 
     @Test

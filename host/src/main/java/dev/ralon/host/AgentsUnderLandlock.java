@@ -35,14 +35,19 @@ public final class AgentsUnderLandlock {
     }
 
     /**
-     * The note for {@code command} run under Landlock with {@code createRestricted} directories, or an empty list when
-     * the command is not a known agent (other commands get the general create-restricted summary only).
+     * The note for {@code command} run under {@code backend}, whose plan makes {@code createRestricted} directories
+     * create-restricted ({@link dev.ralon.enforcer.spi.Plan#createRestricted()}) and which refuses mount(2) when
+     * {@code deniesMount} ({@link dev.ralon.enforcer.spi.Enforcer#deniesMount()}); an empty list when the command is
+     * not a known agent (other commands get the general create-restricted summary only). Read from the plan and the
+     * backend's declarations, never from its name: a third party's backend with the same costs gets the same note.
      */
-    public static List<String> note(String command, Collection<Path> createRestricted, Path home, Path projectRoot) {
+    public static List<String> note(String command, String backend, Collection<Path> createRestricted,
+                                    boolean deniesMount, Path home, Path projectRoot) {
         Path fileName = Path.of(command).getFileName(); // null for "/": no agent (`ralon run -- /` fails at exec)
         if (fileName == null || !AGENTS.contains(fileName.toString())) {
             return List.of();
         }
+        String prefix = "agents under " + backend + ": ";
         List<String> lines = new ArrayList<>();
         home = real(home);
         projectRoot = real(projectRoot);
@@ -50,7 +55,7 @@ public final class AgentsUnderLandlock {
         boolean rootRestricted = projectRoot != null && createRestricted.contains(projectRoot);
         if (homeRestricted) {
             List<String> missing = missingStateDirectories(home);
-            lines.add("agents under Landlock: nothing can be created in " + home + " during this run, so "
+            lines.add(prefix + "nothing can be created in " + home + " during this run, so "
                     + (missing.isEmpty() ? "" : "the missing state directories (" + String.join(", ", missing)
                     + ") cannot be made and ")
                     + "Claude Code cannot save ~/.claude.json (it writes a temporary file beside it); use the mount "
@@ -58,12 +63,14 @@ public final class AgentsUnderLandlock {
                     + "docs/integrations.md, \"Agents under Landlock\"");
         }
         if (rootRestricted) {
-            lines.add("agents under Landlock: no new file can appear in the project root " + projectRoot
+            lines.add(prefix + "no new file can appear in the project root " + projectRoot
                     + " (.mcp.json, .gemini/, NOTES.md); create what the agent needs there before the run");
         }
-        lines.add("agents under Landlock: a sandbox the agent starts itself cannot (bubblewrap needs mount, which "
-                + "Landlock denies): run Codex with --sandbox danger-full-access and Claude Code without its sandbox, "
-                + "Ralon is the boundary; or use the mount backend");
+        if (deniesMount) {
+            lines.add(prefix + "a sandbox the agent starts itself cannot (bubblewrap needs mount, which " + backend
+                    + " refuses): run Codex with --sandbox danger-full-access and Claude Code without its sandbox, "
+                    + "Ralon is the boundary; or use the mount backend");
+        }
         return lines;
     }
 

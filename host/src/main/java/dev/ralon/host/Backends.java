@@ -224,14 +224,4 @@ public final class Backends {
         }
     }
 
-    /** Guarantees the backend does not declare, in table order. */
-    public static Set<Guarantee> notDeclared(Enforcer e) {
-        Set<Guarantee> all = EnumSet.allOf(Guarantee.class);
-        all.removeAll(e.guarantees());
-        return all;
-    }
-
-    public static String guaranteeIds(Set<Guarantee> gs) {
-        return gs.isEmpty() ? "none" : EnumSet.copyOf(gs).stream().map(Guarantee::id).collect(Collectors.joining(", "));
-    }
 }

@@ -298,6 +298,11 @@ public final class RunDecision {
         return session.options(enforcer().name());
     }
 
+    /** The policies' patterns expanded at start (StartReport.expandedAtStart), in the order written. */
+    public List<dev.ralon.policy.Rule> expandedAtStart() {
+        return StartReport.expandedAtStart(policies);
+    }
+
     /** The git notes: where the plan leaves git's own files open (StartReport.gitNotes). */
     public List<String> gitNotes() {
         return StartReport.gitNotes(enforcer(), set, plan);
@@ -320,11 +325,11 @@ public final class RunDecision {
             notes.add("backend " + enforcer().name() + " does not stop metadata changes (chmod, chown, times, xattrs,"
                     + " file flags) outside the writable areas either, as for protected paths");
         }
-        if (BuiltInBackends.isLandlock(enforcer())) {
+        if (!plan.createRestricted().isEmpty() || enforcer().deniesMount()) { // what the plan and the SPI say
             String home = options.env().get("HOME");
-            notes.addAll(AgentsUnderLandlock.note(commandName, plan.createRestricted(),
-                    home == null || home.isEmpty() ? null : Path.of(home).toAbsolutePath().normalize(),
-                    policies.nearest().root()));
+            notes.addAll(AgentsUnderLandlock.note(commandName, enforcer().name(), plan.createRestricted(),
+                    enforcer().deniesMount(), home == null || home.isEmpty() ? null
+                            : Path.of(home).toAbsolutePath().normalize(), policies.nearest().root()));
         }
         return notes;
     }

@@ -7,7 +7,6 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.policy.Policy;
 import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Rule;
-import dev.ralon.policy.RuleText;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,18 +104,6 @@ public final class StartReport {
             }
         }
         return out;
-    }
-
-    /** One line for status and --dry-run naming the patterns expanded at start, or null when there are none. */
-    public static String expandedLine(PolicySet policies) {
-        List<Rule> rules = expandedAtStart(policies);
-        if (rules.isEmpty()) {
-            return null;
-        }
-        RuleText.Naming naming = policies.naming();
-        List<String> shown = rules.stream().map(r -> RuleText.of(r, naming)).toList();
-        return "expanded at start: " + String.join(", ", shown) + ": a path created during a run that matches "
-                + (rules.size() == 1 ? "it" : "one of them") + " is protected only inside a protected directory";
     }
 
     /**

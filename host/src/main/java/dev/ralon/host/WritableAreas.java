@@ -295,28 +295,4 @@ public final class WritableAreas {
         }
         return out;
     }
-
-    /** The report lines ({@code --dry-run}, {@code status}): each area with its reason, then what was left out. */
-    public static List<String> lines(Outcome o, Path home) {
-        List<String> out = new ArrayList<>();
-        if (!o.confinement().confined()) {
-            out.add("writable outside the project: everything the user can write (--write-anywhere)");
-            return out;
-        }
-        out.add("writable outside the project: only these areas; everything else is read-only to the session");
-        for (Confinement.Area a : o.confinement().areas()) {
-            out.add("  writable: " + display(a.path(), home) + (a.directory() ? "/" : "") + " (" + a.why() + ")");
-        }
-        for (Left l : o.left()) {
-            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
-        }
-        return out;
-    }
-
-    static String display(Path p, Path home) {
-        if (home != null && p.startsWith(home) && !p.equals(home)) {
-            return "~/" + home.relativize(p);
-        }
-        return p.toString();
-    }
 }

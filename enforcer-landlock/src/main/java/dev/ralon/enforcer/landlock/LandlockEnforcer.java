@@ -89,6 +89,12 @@ public final class LandlockEnforcer implements Enforcer {
         return List.of("EACCES", "EXDEV", "EROFS", "EBUSY");
     }
 
+    /** landlock(7): a sandboxed process may not change the mount topology (fs.c {@code hook_sb_mount}). */
+    @Override
+    public boolean deniesMount() {
+        return true;
+    }
+
     @Override
     public int rank() {
         return 200;

@@ -102,6 +102,18 @@ public interface Enforcer {
         return java.util.List.of();
     }
 
+    /**
+     * Whether a command run under this backend is refused mount(2) (and so cannot start a sandbox of its own that
+     * mounts: bubblewrap, and the sandboxes Codex and Claude Code start with it). The host tells the user at start
+     * when the command is a known coding agent, with what to do instead. Default: false (nothing said).
+     *
+     * @since 0.1.0
+     */
+    @Experimental("what a backend refuses besides writes to protected paths")
+    default boolean deniesMount() {
+        return false;
+    }
+
     /** Turns a protected set into a plan. Pure: changes nothing. */
     Plan plan(ProtectedSet protectedSet);
 

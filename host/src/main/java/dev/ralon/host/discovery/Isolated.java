@@ -33,6 +33,7 @@ final class Isolated implements Enforcer {
     private final Set<Guarantee> guarantees;
     private final Set<ProtectedPath.Kind> coveredKinds;
     private final List<String> deniedErrors;
+    private final boolean deniesMount;
 
     /** Reads the identity of {@code delegate}; throws {@link EnforcerFailure} when any of it fails. */
     Isolated(Enforcer delegate, String origin, boolean plugin) {
@@ -49,6 +50,7 @@ final class Isolated implements Enforcer {
         Set<ProtectedPath.Kind> k = call(named, "coveredKinds()", delegate::coveredKinds);
         this.coveredKinds = Set.copyOf(k);
         this.deniedErrors = List.copyOf(call(named, "deniedErrors()", delegate::deniedErrors));
+        this.deniesMount = call(named, "deniesMount()", delegate::deniesMount);
     }
 
     private interface Call<T> {
@@ -118,6 +120,11 @@ final class Isolated implements Enforcer {
     @Override
     public List<String> deniedErrors() {
         return deniedErrors;
+    }
+
+    @Override
+    public boolean deniesMount() {
+        return deniesMount;
     }
 
     /** How long a plugin's {@link #probe} may take before it is reported and the backend passed over. */

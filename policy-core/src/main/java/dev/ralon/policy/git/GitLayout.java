@@ -94,6 +94,17 @@ public record GitLayout(Path top, Path dotGit, Path gitDir, Path common) {
         return l == null ? null : l.redirectRefusal();
     }
 
+    /**
+     * The check every command that looks at the repository makes first ({@code run} at start, {@code status},
+     * {@code check --changed/--staged}): {@link #redirectRefusal(Path)} from the working directory {@code cwd}, then
+     * from the nearest policy's root {@code policyRoot} (null: none) when that is another directory. Null when
+     * nothing is planted; otherwise the refusal's text (without {@code ralon: }).
+     */
+    public static String redirectRefusal(Path cwd, Path policyRoot) {
+        String r = redirectRefusal(cwd);
+        return r != null || policyRoot == null || cwd.equals(policyRoot) ? r : redirectRefusal(policyRoot);
+    }
+
     private static String refusal(Path file, Path to) {
         return file + " redirects git's configuration and hooks to " + to + "; git never writes it in a main"
                 + " repository: remove it";

@@ -1,0 +1,71 @@
+package dev.ralon.cli;
+
+import dev.ralon.enforcer.spi.Confinement;
+import dev.ralon.host.WritableAreas;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The writable areas outside the project as {@code run --dry-run} and {@code status} show them: each area with its
+ * reason, then what was asked for and left out (docs/json.md, "writable"). Rendering only; the areas are decided in
+ * host ({@link WritableAreas}).
+ */
+final class WritableReport {
+    private WritableReport() {
+    }
+
+    /** The report lines: each area with its reason ({@code ~/} for paths under {@code home}), then what was left out. */
+    static List<String> lines(WritableAreas.Outcome o, Path home) {
+        List<String> out = new ArrayList<>();
+        if (!o.confinement().confined()) {
+            out.add("writable outside the project: everything the user can write (--write-anywhere)");
+            return out;
+        }
+        out.add("writable outside the project: only these areas; everything else is read-only to the session");
+        for (Confinement.Area a : o.confinement().areas()) {
+            out.add("  writable: " + display(a.path(), home) + (a.directory() ? "/" : "") + " (" + a.why() + ")");
+        }
+        for (WritableAreas.Left l : o.left()) {
+            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+        }
+        return out;
+    }
+
+    /** The writable areas as JSON: confined, and each area with its path, kind and reason. */
+    static Map<String, Object> json(WritableAreas.Outcome o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("confined", o.confinement().confined());
+        List<Object> areas = new ArrayList<>();
+        for (Confinement.Area a : o.confinement().areas()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("path", a.path().toString());
+            e.put("kind", a.directory() ? "directory" : "file");
+            e.put("why", a.why());
+            areas.add(e);
+        }
+        m.put("areas", areas);
+        List<Object> left = new ArrayList<>();
+        for (WritableAreas.Left l : o.left()) {
+            left.add(Map.of("path", l.path(), "why", l.why()));
+        }
+        m.put("notWritable", left);
+        return m;
+    }
+
+    /** The user's home from {@code HOME}, or null when unset or not absolute (then no path is shortened). */
+    static Path home() {
+        String h = System.getenv("HOME");
+        return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
+    }
+
+    private static String display(Path p, Path home) {
+        if (home != null && p.startsWith(home) && !p.equals(home)) {
+            return "~/" + home.relativize(p);
+        }
+        return p.toString();
+    }
+}
