@@ -51,14 +51,21 @@ class SeccompNotifyTest {
         final Path target;
 
         Child(Path target) throws Exception {
+            this(target, false);
+        }
+
+        Child(Path target, boolean landlock) throws Exception {
             this.target = target;
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             process = new ProcessBuilder(java, "-XX:-UsePerfData", "-Xshare:auto", "-cp",
-                    System.getProperty("java.class.path"), NotifyChild.class.getName(), target.toString())
+                    System.getProperty("java.class.path"), NotifyChild.class.getName(), target.toString(), landlock ? "landlock" : "plain")
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String first = out.readLine();
             assertNotNull(first, "the child said nothing");
+            if (first.startsWith("no landlock")) {
+                Requirements.unmet("Landlock: " + first);
+            }
             assertTrue(first.startsWith("listener "), first);
             listener = SeccompNotify.copyDescriptor((int) process.pid(), Integer.parseInt(first.substring(9)));
         }
@@ -160,6 +167,32 @@ class SeccompNotifyTest {
             String r = child.result();
             assertTrue(r.startsWith("failed "), r);
             assertTrue(r.contains("Function not implemented") || r.contains("ENOSYS"), r);
+        }
+        assertFalse(Files.exists(target));
+    }
+
+    @Test
+    void aBrokerOutsideTheLandlockDomainMakesWhatTheDomainRefuses() throws Exception {
+        Path target = tmp.resolve("inside-a-create-restricted-directory");
+        try (Child child = new Child(target, true)) {
+            child.go();
+            SeccompNotify.Call c = child.next();
+            Files.createDirectory(target); // this JVM is outside the child's domain
+            assertTrue(SeccompNotify.answer(child.listener, c.id(), 0, 0, false));
+            assertEquals("made", child.result());
+        }
+        assertTrue(Files.isDirectory(target));
+    }
+
+    @Test
+    void continueUnderLandlockLeavesTheDecisionToTheDomain() throws Exception {
+        Path target = tmp.resolve("continued-into-the-domain");
+        try (Child child = new Child(target, true)) {
+            child.go();
+            SeccompNotify.Call c = child.next();
+            assertTrue(SeccompNotify.answer(child.listener, c.id(), 0, 0, true));
+            String r = child.result();
+            assertTrue(r.startsWith("failed AccessDeniedException"), "Landlock still decides after CONTINUE: " + r);
         }
         assertFalse(Files.exists(target));
     }
