@@ -97,6 +97,15 @@ public final class LibC {
     /** openat(2) with a NUL-terminated name in the file-name encoding; -1 and errno on failure. */
     public static native int openat(int dirfd, byte[] path, int flags);
 
+    /** openat(2) with a mode (for O_CREAT; the landlock broker); -1 and errno on failure. */
+    public static native int openat(int dirfd, byte[] path, int flags, int mode);
+
+    /** mkdirat(2) (the landlock broker); -1 and errno on failure. */
+    public static native int mkdirat(int dirfd, byte[] path, int mode);
+
+    /** ftruncate(2) (the landlock broker); -1 and errno on failure. */
+    public static native int ftruncate(int fd, long length);
+
     /**
      * syscall(2) for a call taking a descriptor, a buffer and its length ({@code getdents64}); the number of bytes
      * read, 0 at the end, -1 and errno on failure. The buffer is native ({@code com.sun.jna.Memory}): JNA's direct

@@ -59,6 +59,9 @@ public final class SeccompNotify {
     static final long NOTIF_RECV = 0xC0502100L;     // SECCOMP_IOWR(0, struct seccomp_notif), 80 bytes
     static final long NOTIF_SEND = 0xC0182101L;     // SECCOMP_IOWR(1, struct seccomp_notif_resp), 24 bytes
     static final long NOTIF_ID_VALID = 0x40082102L; // SECCOMP_IOW(2, __u64)
+    static final long NOTIF_ADDFD = 0x40182103L;    // SECCOMP_IOW(3, struct seccomp_notif_addfd), 24 bytes
+    /** SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): add the descriptor and answer the call with its number, atomically. */
+    static final int ADDFD_FLAG_SEND = 1 << 1;
     static final int NOTIF_SIZE = 80;
     static final int RESP_SIZE = 24;
     /** The longest path the broker reads (PATH_MAX, include/uapi/linux/limits.h, with its NUL). */
@@ -105,33 +108,83 @@ public final class SeccompNotify {
     }
 
     /**
-     * A filter program: for each system call number in {@code notified}, on the machine's own architecture,
-     * {@code SECCOMP_RET_USER_NOTIF}; every other call is allowed; a call of another architecture (i386's
-     * {@code int 0x80}, x32) is refused with ENOSYS, so that no number of another table slips past. {code, jt, jf, k}
-     * per instruction, as {@link TerminalGuard#filterMemory} writes them.
+     * A system call the filter sends to the listener: always ({@code flagsArgument} -1), or only when the low 32
+     * bits of argument {@code flagsArgument} have a bit of {@code mask} set (open's flags: the read-only opens, by
+     * far the most frequent, then never wait for a broker).
      */
+    public record Notified(int nr, int flagsArgument, int mask) {
+        public static Notified always(int nr) {
+            return new Notified(nr, -1, 0);
+        }
+
+        public static Notified whenFlags(int nr, int argument, int mask) {
+            return new Notified(nr, argument, mask);
+        }
+    }
+
+    /** {@link #programOf} with every call in {@code notified} notified always. */
     public static int[][] program(List<Integer> notified) {
+        return programOf(notified.stream().map(Notified::always).toList());
+    }
+
+    /**
+     * A filter program: each call in {@code notified}, on the machine's own architecture, gets
+     * {@code SECCOMP_RET_USER_NOTIF} (under its flag condition); every other call is allowed; a call of another
+     * architecture (i386's {@code int 0x80}, x32) is refused with ENOSYS, so that no number of another table slips
+     * past. {code, jt, jf, k} per instruction, as {@link TerminalGuard#filterMemory} writes them. Layout (every jump
+     * forward):
+     * <pre>
+     *  0 ld arch; 1 jeq ARCH -> 3 else 2; 2 ret ERRNO(ENOSYS); 3 ld nr
+     *  4 .. 4+n-1       jeq nr_i -> notify, or -> its check block; else the next (the last: else allow)
+     *  then, per conditional call: ld low 32 bits of the argument; jset mask -> notify else allow
+     *  allow: ret ALLOW; notify: ret USER_NOTIF
+     * </pre>
+     */
+    public static int[][] programOf(List<Notified> notified) {
         int n = notified.size();
-        if (n == 0 || n > 200) {
-            throw new IllegalArgumentException("between 1 and 200 system calls: " + n);
+        if (n == 0 || n > 60) {
+            throw new IllegalArgumentException("between 1 and 60 system calls: " + n);
         }
         int arch = LinuxAbi.ARM64 ? TerminalGuard.AUDIT_ARCH_AARCH64 : TerminalGuard.AUDIT_ARCH_X86_64;
-        // 0 ld arch; 1 jeq arch -> 3 else 2; 2 ret ERRNO(ENOSYS); 3 ld nr;
-        // 4 .. 4+n-1: jeq nr_i -> notify else next (the last: else allow); 4+n ret ALLOW; 5+n ret USER_NOTIF
-        final int allow = 4 + n;
-        final int notify = 5 + n;
-        int[][] prog = new int[6 + n][];
+        int conditional = (int) notified.stream().filter(c -> c.flagsArgument() >= 0).count();
+        final int checks = 4 + n;
+        final int allow = checks + 2 * conditional;
+        final int notify = allow + 1;
+        int[][] prog = new int[notify + 1][];
         prog[0] = TerminalGuard.ld(4);
         prog[1] = TerminalGuard.jeq(1, arch, 3, 2);
         prog[2] = TerminalGuard.ret(TerminalGuard.SECCOMP_RET_ERRNO | LinuxAbi.ENOSYS);
         prog[3] = TerminalGuard.ld(0);
+        int block = checks;
         for (int i = 0; i < n; i++) {
+            Notified c = notified.get(i);
             int at = 4 + i;
-            prog[at] = TerminalGuard.jeq(at, notified.get(i), notify, i == n - 1 ? allow : at + 1);
+            int next = i == n - 1 ? allow : at + 1;
+            if (c.flagsArgument() < 0) {
+                prog[at] = TerminalGuard.jeq(at, c.nr(), notify, next);
+            } else {
+                if (c.flagsArgument() > 5) {
+                    throw new IllegalArgumentException("argument " + c.flagsArgument());
+                }
+                prog[at] = TerminalGuard.jeq(at, c.nr(), block, next);
+                // struct seccomp_data: args[k] at 16 + 8k; its low 32 bits first on a little-endian machine
+                int off = 16 + 8 * c.flagsArgument() + (java.nio.ByteOrder.nativeOrder()
+                        == java.nio.ByteOrder.LITTLE_ENDIAN ? 0 : 4);
+                prog[block] = TerminalGuard.ld(off);
+                prog[block + 1] = jset(block + 1, c.mask(), notify, allow);
+                block += 2;
+            }
         }
         prog[allow] = TerminalGuard.ret(TerminalGuard.SECCOMP_RET_ALLOW);
         prog[notify] = TerminalGuard.ret(SECCOMP_RET_USER_NOTIF);
         return prog;
+    }
+
+    /** BPF_JMP | BPF_JSET | BPF_K: jump to {@code ifSet} when {@code A & k} is not 0 (absolute, forward indexes). */
+    static int[] jset(int at, int k, int ifSet, int ifNot) {
+        int[] j = TerminalGuard.jeq(at, k, ifSet, ifNot);
+        j[0] = 0x45;
+        return j;
     }
 
     /**
@@ -173,6 +226,11 @@ public final class SeccompNotify {
 
     private static ExecException refused(int errno) {
         return new ExecException("cannot install the broker's seccomp filter: " + Errno.text(errno));
+    }
+
+    /** {@link #checkSizes}, for the tests of other modules that need the feature. */
+    public static void checkSizesForTests() throws ExecException {
+        checkSizes();
     }
 
     /** Refuses a kernel whose notification structures are not the sizes this code reads. */
@@ -268,6 +326,39 @@ public final class SeccompNotify {
         } finally {
             java.lang.ref.Reference.reachabilityFence(r);
         }
+    }
+
+    /**
+     * Answers the call {@code id} with a copy of this process's descriptor {@code fd} installed in the caller
+     * (SECCOMP_IOCTL_NOTIF_ADDFD, Linux 5.9): the call returns the new descriptor's number, as if the caller had
+     * opened it. {@code cloexec}: the new descriptor is close-on-exec. With SECCOMP_ADDFD_FLAG_SEND (Linux 5.14) adding
+     * and answering are one step; an older kernel (EINVAL) gets the descriptor added, then the answer. Returns the
+     * number, or -1 when the caller no longer waits or the kernel refused (errno is then the caller's answer to give).
+     */
+    public static int answerWithDescriptor(int listener, long id, int fd, boolean cloexec) {
+        // struct seccomp_notif_addfd { __u64 id; __u32 flags; __u32 srcfd; __u32 newfd; __u32 newfd_flags; }
+        Memory a = new Memory(24);
+        for (int flags : new int[] {ADDFD_FLAG_SEND, 0}) {
+            a.clear();
+            a.setLong(0, id);
+            a.setInt(8, flags);
+            a.setInt(12, fd);
+            a.setInt(20, cloexec ? LinuxAbi.O_CLOEXEC : 0);
+            try {
+                int n = (int) LibC.syscall(LinuxAbi.SYS_IOCTL, listener, NOTIF_ADDFD, Pointer.nativeValue(a));
+                if (flags == 0 && !answer(listener, id, n, 0, false)) {
+                    return -1;
+                }
+                return n;
+            } catch (LastErrorException e) {
+                if (flags == 0 || e.getErrorCode() != LinuxAbi.EINVAL) {
+                    return -1;
+                }
+            } finally {
+                java.lang.ref.Reference.reachabilityFence(a);
+            }
+        }
+        return -1;
     }
 
     /**
