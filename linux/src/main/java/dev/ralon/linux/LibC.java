@@ -103,6 +103,12 @@ public final class LibC {
     /** mkdirat(2) (the landlock broker); -1 and errno on failure. */
     public static native int mkdirat(int dirfd, byte[] path, int mode);
 
+    /** unlinkat(2) (the landlock broker); -1 and errno on failure. */
+    public static native int unlinkat(int dirfd, byte[] path, int flags);
+
+    /** renameat2(2), glibc 2.28 (the landlock broker); -1 and errno on failure. */
+    public static native int renameat2(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath, int flags);
+
     /** ftruncate(2) (the landlock broker); -1 and errno on failure. */
     public static native int ftruncate(int fd, long length);
 

@@ -25,13 +25,14 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Landlock rules only grant, so every directory on the way to a protected path is create-restricted: no entry can
  * be made, removed or renamed in it, unprotected or not ({@link dev.ralon.enforcer.spi.Plan#createRestricted()}).
- * Under a seccomp filter that sends {@code mkdir}, {@code mkdirat}, {@code creat} and the opens that write or create
- * ({@link #calls()}) to this broker, each such call waits in the kernel, and the broker
+ * Under a seccomp filter that sends {@code mkdir}, {@code creat}, the opens that write or create, removals and
+ * renames ({@link #calls()}) to this broker, each such call waits in the kernel, and the broker
  * <ul>
- *   <li>performs it when its parent directory is a create-restricted directory or one the broker made, the name is
- *       one plain component, the path is not protected and not on the way to a protected path, and the file opened
- *       is not a protected file (by device and inode: a hard link does not pass); the opened descriptor is installed
- *       in the caller (SECCOMP_IOCTL_NOTIF_ADDFD), so the caller writes through it as if it had opened it;</li>
+ *   <li>performs it when its parent directory (both, for a rename) is a create-restricted directory or one the broker
+ *       made, the name is one plain component, the path is not protected and not on the way to a protected path, and
+ *       the file opened, removed, moved or replaced is not a protected file (by device and inode: a hard link does
+ *       not pass); an opened descriptor is installed in the caller (SECCOMP_IOCTL_NOTIF_ADDFD), so the caller writes
+ *       through it as if it had opened it;</li>
  *   <li>refuses with EACCES a protected name, as the domain would;</li>
  *   <li>lets the kernel run everything else ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}): the Landlock domain still
  *       decides those, so a call the broker does not understand is never let through by it.</li>
@@ -51,9 +52,9 @@ import java.util.function.BooleanSupplier;
  *       reached through a hard link is never truncated.</li>
  * </ul>
  *
- * <p>Not done yet (issue #35): removal and renames ({@code unlinkat}, {@code renameat2}), which {@code sed -i} and
- * editors need; the process that runs the broker beside the command; {@code openat2} (left to the domain). Until
- * then the landlock backend does not use this class.
+ * <p>Not done yet (issue #35): the process that runs the broker beside the command; {@code openat2}, {@code linkat},
+ * {@code symlinkat}, {@code mknodat} and renames out of or into a directory the broker does not judge are left to the
+ * domain. Until then the landlock backend does not use this class.
  */
 final class Broker {
     // System call numbers: arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h (aarch64 has
@@ -63,6 +64,14 @@ final class Broker {
     static final int NR_MKDIR = 83;
     static final int NR_OPENAT = LinuxAbi.ARM64 ? 56 : 257;
     static final int NR_MKDIRAT = LinuxAbi.ARM64 ? 34 : 258;
+    static final int NR_UNLINK = 87;
+    static final int NR_RMDIR = 84;
+    static final int NR_RENAME = 82;
+    static final int NR_RENAMEAT = 264; // x86_64 only: aarch64 has renameat2 alone
+    static final int NR_UNLINKAT = LinuxAbi.ARM64 ? 35 : 263;
+    static final int NR_RENAMEAT2 = LinuxAbi.ARM64 ? 276 : 316;
+    static final int AT_REMOVEDIR = 0x200; // include/uapi/linux/fcntl.h
+    static final int RENAME_NOREPLACE = 1; // include/uapi/linux/fs.h; RENAME_EXCHANGE (2) and RENAME_WHITEOUT (4) are left to the kernel
 
     // include/uapi/asm-generic/fcntl.h (the same on both architectures)
     static final int O_WRONLY = 01;
@@ -74,8 +83,15 @@ final class Broker {
     private static final int EACCES = LinuxAbi.EACCES;
     private static final int RESOLVE_NO_SYMLINKS = 0x04; // include/uapi/linux/openat2.h
 
-    /** Directories whose entries the broker may make, by identity, with their absolute path. */
-    private final Map<LinuxCalls.Id, Path> parents = new ConcurrentHashMap<>();
+    /**
+     * Directories whose entries the broker may make, by identity, with their absolute path and an O_PATH descriptor
+     * the broker keeps open: a held inode is never reused, so an identity here can never come to name another
+     * directory (one made elsewhere after this one was removed by a process the broker does not see).
+     */
+    private final Map<LinuxCalls.Id, Known> parents = new ConcurrentHashMap<>();
+
+    private record Known(Path path, int fd) {
+    }
     private final Set<Path> protectedPaths;
     private final Set<Path> onTheWay = new HashSet<>();
     private final Set<LinuxCalls.Id> protectedFiles = new HashSet<>();
@@ -96,10 +112,19 @@ final class Broker {
             }
         }
         for (Path d : createRestricted) {
-            LinuxCalls.Id id = identity(d, true);
-            if (id != null) {
-                parents.put(id, d);
+            if (protectedPaths.contains(d)) {
+                continue; // a protected directory is read-only as a whole: nothing is made in it
             }
+            int fd = LibC.openat(LinuxAbi.AT_FDCWD, cString(d.toString().getBytes(StandardCharsets.UTF_8)),
+                    LinuxAbi.O_PATH | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC | LinuxAbi.O_DIRECTORY);
+            LinuxCalls.Stat st = fd < 0 ? null : LinuxCalls.fstat(fd);
+            if (st == null) {
+                if (fd >= 0) {
+                    LibC.close(fd);
+                }
+                continue;
+            }
+            parents.put(new LinuxCalls.Id(st.dev(), st.ino()), new Known(d, fd));
         }
     }
 
@@ -107,10 +132,16 @@ final class Broker {
     static List<SeccompNotify.Notified> calls() {
         List<SeccompNotify.Notified> calls = new ArrayList<>();
         calls.add(SeccompNotify.Notified.always(NR_MKDIRAT));
+        calls.add(SeccompNotify.Notified.always(NR_UNLINKAT));
+        calls.add(SeccompNotify.Notified.always(NR_RENAMEAT2));
         calls.add(SeccompNotify.Notified.whenFlags(NR_OPENAT, 2, WRITE_OR_CREATE));
         if (!LinuxAbi.ARM64) {
             calls.add(SeccompNotify.Notified.always(NR_MKDIR));
             calls.add(SeccompNotify.Notified.always(NR_CREAT));
+            calls.add(SeccompNotify.Notified.always(NR_UNLINK));
+            calls.add(SeccompNotify.Notified.always(NR_RMDIR));
+            calls.add(SeccompNotify.Notified.always(NR_RENAME));
+            calls.add(SeccompNotify.Notified.always(NR_RENAMEAT));
             calls.add(SeccompNotify.Notified.whenFlags(NR_OPEN, 1, WRITE_OR_CREATE));
         }
         return calls;
@@ -143,80 +174,193 @@ final class Broker {
         return r > 0 && (pfd.getShort(6) & 0x10) != 0; // POLLHUP
     }
 
-    /** The call, decoded: the directory it is relative to, the path's address, the open flags and the mode. */
-    private record Request(boolean mkdir, int dirfd, long path, int flags, int mode) {
+    /** What a call asks for. */
+    enum Kind { MKDIR, OPEN, UNLINK, RENAME }
+
+    /**
+     * The call, decoded: its kind, the directory it is relative to, the path's address, the flags (open's, unlinkat's
+     * or renameat2's) and the mode; for a rename, the new name's directory and address too.
+     */
+    private record Request(Kind kind, int dirfd, long path, int flags, int mode, int newDirfd, long newPath) {
+        Request(Kind kind, int dirfd, long path, int flags, int mode) {
+            this(kind, dirfd, path, flags, mode, 0, 0);
+        }
+
+        boolean mkdir() {
+            return kind == Kind.MKDIR;
+        }
     }
 
     private static Request decode(SeccompNotify.Call c) {
         long[] a = c.args();
         int nr = c.nr();
+        int cwd = LinuxAbi.AT_FDCWD;
         if (nr == NR_MKDIRAT) {
-            return new Request(true, (int) a[0], a[1], 0, (int) a[2]);
+            return new Request(Kind.MKDIR, (int) a[0], a[1], 0, (int) a[2]);
         }
         if (nr == NR_OPENAT) {
-            return new Request(false, (int) a[0], a[1], (int) a[2], (int) a[3]);
+            return new Request(Kind.OPEN, (int) a[0], a[1], (int) a[2], (int) a[3]);
         }
-        if (!LinuxAbi.ARM64 && nr == NR_MKDIR) {
-            return new Request(true, LinuxAbi.AT_FDCWD, a[0], 0, (int) a[1]);
+        if (nr == NR_UNLINKAT) {
+            return new Request(Kind.UNLINK, (int) a[0], a[1], (int) a[2], 0);
         }
-        if (!LinuxAbi.ARM64 && nr == NR_OPEN) {
-            return new Request(false, LinuxAbi.AT_FDCWD, a[0], (int) a[1], (int) a[2]);
+        if (nr == NR_RENAMEAT2) {
+            return new Request(Kind.RENAME, (int) a[0], a[1], (int) a[4], 0, (int) a[2], a[3]);
         }
-        if (!LinuxAbi.ARM64 && nr == NR_CREAT) {
-            return new Request(false, LinuxAbi.AT_FDCWD, a[0], O_CREAT | O_WRONLY | O_TRUNC, (int) a[1]);
+        if (LinuxAbi.ARM64) {
+            return null;
+        }
+        if (nr == NR_MKDIR) {
+            return new Request(Kind.MKDIR, cwd, a[0], 0, (int) a[1]);
+        }
+        if (nr == NR_OPEN) {
+            return new Request(Kind.OPEN, cwd, a[0], (int) a[1], (int) a[2]);
+        }
+        if (nr == NR_CREAT) {
+            return new Request(Kind.OPEN, cwd, a[0], O_CREAT | O_WRONLY | O_TRUNC, (int) a[1]);
+        }
+        if (nr == NR_UNLINK) {
+            return new Request(Kind.UNLINK, cwd, a[0], 0, 0);
+        }
+        if (nr == NR_RMDIR) {
+            return new Request(Kind.UNLINK, cwd, a[0], AT_REMOVEDIR, 0);
+        }
+        if (nr == NR_RENAME) {
+            return new Request(Kind.RENAME, cwd, a[0], 0, 0, cwd, a[1]);
+        }
+        if (nr == NR_RENAMEAT) {
+            return new Request(Kind.RENAME, (int) a[0], a[1], 0, 0, (int) a[2], a[3]);
         }
         return null;
+    }
+
+    /**
+     * A name the broker judged: its parent directory (opened here, to act relative to it) and the name in it;
+     * {@code refused} when the name is protected or on the way to a protected path.
+     */
+    private record Target(int dirFd, Path judged, byte[] name, boolean refused) {
+    }
+
+    /**
+     * The target of {@code raw} as process {@code pid} named it relative to {@code dirfd}, or null when the broker does
+     * not judge it (the kernel, and so the domain, then decides): not a plain name in a known directory. The caller
+     * closes the target's directory.
+     */
+    private Target target(int pid, int dirfd, byte[] raw) {
+        Path full = raw == null ? null : absolute(pid, dirfd, raw);
+        Path parent = full == null ? null : full.getParent();
+        Path last = full == null ? null : full.getFileName();
+        if (parent == null || last == null) {
+            return null;
+        }
+        int dirFd = openDirectory(parent);
+        if (dirFd < 0) {
+            return null; // a link on the way, or no such directory
+        }
+        LinuxCalls.Stat st = LinuxCalls.fstat(dirFd);
+        Path known = st == null ? null : knownPath(new LinuxCalls.Id(st.dev(), st.ino()));
+        if (known == null) {
+            LibC.close(dirFd);
+            return null; // not over-blocked here
+        }
+        Path judged = known.resolve(last.toString());
+        return new Target(dirFd, judged, last.toString().getBytes(StandardCharsets.UTF_8),
+                protectedPaths.contains(judged) || onTheWay.contains(judged));
     }
 
     private void handle(int listener, SeccompNotify.Call c) {
         Request r = decode(c);
         byte[] raw = r == null ? null : SeccompNotify.readString(c.pid(), r.path());
-        if (raw == null || !SeccompNotify.stillWaiting(listener, c.id())) {
+        byte[] rawNew = r == null || r.kind() != Kind.RENAME ? null : SeccompNotify.readString(c.pid(), r.newPath());
+        if (raw == null || (r.kind() == Kind.RENAME && rawNew == null) || !SeccompNotify.stillWaiting(listener, c.id())) {
             SeccompNotify.answer(listener, c.id(), 0, 0, true);
             return;
         }
-        Path full = absolute(c.pid(), r.dirfd(), raw);
-        Path parent = full == null ? null : full.getParent();
-        Path last = full == null ? null : full.getFileName();
-        if (parent == null || last == null) {
-            SeccompNotify.answer(listener, c.id(), 0, 0, true);
-            return;
-        }
-        int dirFd = openDirectory(parent);
-        if (dirFd < 0) {
-            SeccompNotify.answer(listener, c.id(), 0, 0, true); // a link on the way, or no such directory: the kernel's
+        Target t = target(c.pid(), r.dirfd(), raw);
+        if (t == null) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // the domain decides
             return;
         }
         try {
-            LinuxCalls.Stat st = LinuxCalls.fstat(dirFd);
-            Path known = st == null ? null : parents.get(new LinuxCalls.Id(st.dev(), st.ino()));
-            if (known == null) {
-                SeccompNotify.answer(listener, c.id(), 0, 0, true); // not over-blocked here: the domain decides
-                return;
-            }
-            byte[] name = last.toString().getBytes(StandardCharsets.UTF_8);
-            Path judged = known.resolve(last.toString());
-            if (protectedPaths.contains(judged) || onTheWay.contains(judged)) {
+            if (t.refused()) {
                 SeccompNotify.answer(listener, c.id(), 0, EACCES, false);
                 return;
             }
-            int umask = umask(c.pid());
-            if (r.mkdir()) {
-                int rc = LibC.mkdirat(dirFd, cString(name), r.mode() & ~umask & 07777);
-                if (rc != 0) {
-                    SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
-                    return;
-                }
-                LinuxCalls.Stat made = LinuxCalls.statAt(dirFd, cString(name));
-                if (made != null && made.isDirectory()) {
-                    parents.put(new LinuxCalls.Id(made.dev(), made.ino()), judged);
-                }
-                SeccompNotify.answer(listener, c.id(), 0, 0, false);
+            switch (r.kind()) {
+                case MKDIR -> mkdir(listener, c, r, t);
+                case OPEN -> open(listener, c, r, t.dirFd(), t.name(), umask(c.pid()));
+                case UNLINK -> unlink(listener, c, r, t);
+                case RENAME -> rename(listener, c, r, t, rawNew);
+            }
+        } finally {
+            LibC.close(t.dirFd());
+        }
+    }
+
+    private void mkdir(int listener, SeccompNotify.Call c, Request r, Target t) {
+        if (LibC.mkdirat(t.dirFd(), cString(t.name()), r.mode() & ~umask(c.pid()) & 07777) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+            return;
+        }
+        remember(t.dirFd(), t.name(), t.judged());
+        SeccompNotify.answer(listener, c.id(), 0, 0, false);
+    }
+
+    private void unlink(int listener, SeccompNotify.Call c, Request r, Target t) {
+        if ((r.flags() & ~AT_REMOVEDIR) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true);
+            return;
+        }
+        LinuxCalls.Stat st = LinuxCalls.statAt(t.dirFd(), cString(t.name()));
+        if (st != null && protectedFiles.contains(new LinuxCalls.Id(st.dev(), st.ino()))) {
+            SeccompNotify.answer(listener, c.id(), 0, EACCES, false); // another name of a protected file
+            return;
+        }
+        if (LibC.unlinkat(t.dirFd(), cString(t.name()), r.flags()) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+            return;
+        }
+        if (st != null) {
+            forget(new LinuxCalls.Id(st.dev(), st.ino()));
+        }
+        SeccompNotify.answer(listener, c.id(), 0, 0, false);
+    }
+
+    private void rename(int listener, SeccompNotify.Call c, Request r, Target from, byte[] rawNew) {
+        if ((r.flags() & ~RENAME_NOREPLACE) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // RENAME_EXCHANGE, RENAME_WHITEOUT: the domain's
+            return;
+        }
+        Target to = target(c.pid(), r.newDirfd(), rawNew);
+        if (to == null) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // out of or into a place the broker does not judge
+            return;
+        }
+        try {
+            if (to.refused()) {
+                SeccompNotify.answer(listener, c.id(), 0, EACCES, false); // over a protected name
                 return;
             }
-            open(listener, c, r, dirFd, name, umask);
+            LinuxCalls.Stat moved = LinuxCalls.statAt(from.dirFd(), cString(from.name()));
+            LinuxCalls.Stat replaced = LinuxCalls.statAt(to.dirFd(), cString(to.name()));
+            if ((moved != null && protectedFiles.contains(new LinuxCalls.Id(moved.dev(), moved.ino())))
+                    || (replaced != null && protectedFiles.contains(new LinuxCalls.Id(replaced.dev(), replaced.ino())))) {
+                SeccompNotify.answer(listener, c.id(), 0, EACCES, false);
+                return;
+            }
+            if (LibC.renameat2(from.dirFd(), cString(from.name()), to.dirFd(), cString(to.name()), r.flags()) != 0) {
+                SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+                return;
+            }
+            if (replaced != null) {
+                forget(new LinuxCalls.Id(replaced.dev(), replaced.ino()));
+            }
+            if (moved != null && moved.isDirectory()) {
+                moveKnown(from.judged(), to.judged());
+            }
+            SeccompNotify.answer(listener, c.id(), 0, 0, false);
         } finally {
-            LibC.close(dirFd);
+            LibC.close(to.dirFd());
         }
     }
 
@@ -245,6 +389,46 @@ final class Broker {
             }
         } finally {
             LibC.close(fd);
+        }
+    }
+
+    private Path knownPath(LinuxCalls.Id id) {
+        Known k = parents.get(id);
+        return k == null ? null : k.path();
+    }
+
+    /** The directory {@code name} just made in {@code dirFd}: its entries may be made by the broker too. */
+    private void remember(int dirFd, byte[] name, Path judged) {
+        int fd = LibC.openat(dirFd, cString(name), LinuxAbi.O_PATH | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC
+                | LinuxAbi.O_DIRECTORY);
+        LinuxCalls.Stat st = fd < 0 ? null : LinuxCalls.fstat(fd);
+        if (st == null) {
+            if (fd >= 0) {
+                LibC.close(fd);
+            }
+            return; // not a directory any more: nothing is made in it by the broker
+        }
+        Known old = parents.put(new LinuxCalls.Id(st.dev(), st.ino()), new Known(judged, fd));
+        if (old != null) {
+            LibC.close(old.fd());
+        }
+    }
+
+    /** A directory removed or replaced: no longer known. */
+    private void forget(LinuxCalls.Id id) {
+        Known k = parents.remove(id);
+        if (k != null) {
+            LibC.close(k.fd());
+        }
+    }
+
+    /** A known directory renamed from {@code from} to {@code to}: it and every known directory beneath it move. */
+    private void moveKnown(Path from, Path to) {
+        for (Map.Entry<LinuxCalls.Id, Known> e : parents.entrySet()) {
+            Path p = e.getValue().path();
+            if (p.startsWith(from)) {
+                e.setValue(new Known(to.resolve(from.relativize(p)), e.getValue().fd()));
+            }
         }
     }
 

@@ -76,6 +76,48 @@ class BrokerTest {
     }
 
     @Test
+    void removalsAndRenamesOfUnprotectedNamesAsSedAndEditorsMakeThem() throws Exception {
+        requireNotifications();
+        Path root = Files.createDirectories(tmp.resolve("project")).toRealPath();
+        Path outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
+        Files.writeString(root.resolve(".env"), "SECRET=1\n");
+        Files.writeString(root.resolve("README"), "readme\n");
+        Files.createLink(root.resolve("hl"), root.resolve(".env"));
+        Broker broker = new Broker(List.of(root), List.of(root.resolve(".env"), root.resolve("agent.lock")));
+        List<String> ops = List.of(
+                "write", root.resolve("sedAbc123").toString(), "readme, edited\n",   // sed -i: a temporary file
+                "mv", root.resolve("sedAbc123").toString(), root.resolve("README").toString(), // renamed over the file
+                "write", root.resolve(".README.swp").toString(), "swap",           // an editor's swap file
+                "rm", root.resolve(".README.swp").toString(),
+                "mkdir", root.resolve("a").toString(),
+                "mkdir", root.resolve("a/b").toString(),
+                "mv", root.resolve("a").toString(), root.resolve("c").toString(),  // a made directory, renamed
+                "write", root.resolve("c/b/x").toString(), "deep",                 // known under its new name
+                "write", root.resolve("other").toString(), "other",
+                "mv", root.resolve("other").toString(), root.resolve(".env").toString(),   // over a protected name
+                "mv", root.resolve(".env").toString(), root.resolve("stolen").toString(), // a protected name away
+                "mv", root.resolve("hl").toString(), root.resolve("hl2").toString(),      // another name of .env
+                "rm", root.resolve(".env").toString(),
+                "rm", root.resolve("hl").toString(),
+                "mv", root.resolve("other").toString(), root.resolve("agent.lock").toString());
+        List<String> results = runChild(broker, root, outside, ops);
+        assertEquals(List.of("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
+                "failed AccessDeniedException", "failed AccessDeniedException", "failed AccessDeniedException",
+                "failed AccessDeniedException", "failed AccessDeniedException", "failed AccessDeniedException"),
+                results);
+        assertEquals("readme, edited\n", Files.readString(root.resolve("README")));
+        assertFalse(Files.exists(root.resolve(".README.swp")));
+        assertFalse(Files.exists(root.resolve("sedAbc123")));
+        assertEquals("deep", Files.readString(root.resolve("c/b/x")));
+        assertEquals("SECRET=1\n", Files.readString(root.resolve(".env")));
+        assertEquals("SECRET=1\n", Files.readString(root.resolve("hl")));
+        assertFalse(Files.exists(root.resolve("stolen")));
+        assertFalse(Files.exists(root.resolve("hl2")));
+        assertFalse(Files.exists(root.resolve("agent.lock")));
+        assertEquals("other", Files.readString(root.resolve("other")));
+    }
+
+    @Test
     void withoutTheBrokerTheSameCallsFailClosed() throws Exception {
         requireNotifications();
         Path root = Files.createDirectories(tmp.resolve("project")).toRealPath();

@@ -19,7 +19,7 @@ import java.nio.file.Path;
  * which ROOT is create-restricted as the landlock backend makes it (no right to make or remove an entry there, no
  * right to write its files but {@code README}'s; everything beneath OUTSIDE granted), installs the broker's filter,
  * prints its listener, waits for {@code go}, closes its own copy of the listener, then runs each operation
- * ({@code mkdir PATH} or {@code write PATH TEXT}) and prints {@code ok} or {@code failed WHY} per line.
+ * ({@code mkdir PATH}, {@code rm PATH}, {@code write PATH TEXT} or {@code mv FROM TO}) and prints {@code ok} or {@code failed WHY} per line.
  *
  * <p>Arguments: ROOT OUTSIDE then operations as pairs or triples.
  */
@@ -42,13 +42,16 @@ public final class BrokeredChild {
         for (int i = 2; i < args.length; ) {
             String op = args[i];
             Path p = Path.of(args[i + 1]);
-            String text = op.equals("mkdir") ? null : args[i + 2];
-            i += text == null ? 2 : 3;
+            boolean two = op.equals("write") || op.equals("mv");
+            String second = two ? args[i + 2] : null;
+            i += two ? 3 : 2;
             try {
-                if (text == null) {
-                    Files.createDirectory(p);
-                } else {
-                    Files.writeString(p, text);
+                switch (op) {
+                    case "mkdir" -> Files.createDirectory(p);
+                    case "rm" -> Files.delete(p);
+                    case "write" -> Files.writeString(p, second);
+                    case "mv" -> Files.move(p, Path.of(second), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    default -> throw new IllegalArgumentException(op);
                 }
                 System.out.println("ok");
             } catch (Exception e) {
