@@ -51,6 +51,13 @@ class AgentsUnderLandlockE2ETest {
         dev.ralon.testsupport.Requirements.require(dry.code() == 0, "the landlock backend: " + dry.out());
     }
 
+    /** Whether a run here has the landlock broker (its plan has the step), so that the project root is not restricted. */
+    boolean brokered() throws Exception {
+        ProcessResult dry = TestProcess.of(ralon.toString(), "run", "--dry-run", "--backend", "landlock", "--", "true")
+                .in(project).env("HOME", home.toString()).mergeStderr().run();
+        return dry.out().contains("landlock-broker");
+    }
+
     ProcessResult run(List<String> args) throws Exception {
         return TestProcess.of(args).in(project).env("HOME", home.toString()).stdin("").run();
     }
@@ -61,7 +68,9 @@ class AgentsUnderLandlockE2ETest {
         assertTrue(r.err().contains("ralon: note: agents under landlock: nothing can be created in " + home), r.err());
         assertTrue(r.err().contains("(~/.claude, ~/.codex, ~/.gemini)"), r.err());
         assertTrue(r.err().contains("--create-agent-state"), r.err());
-        assertTrue(r.err().contains("ralon: note: agents under landlock: no new file can appear in the project root " + project), r.err());
+        // the project root: create-restricted without the broker, its unprotected entries made through it with
+        String rootNote = "ralon: note: agents under landlock: no new file can appear in the project root " + project;
+        assertEquals(!brokered(), r.err().contains(rootNote), r.err());
         assertTrue(r.err().contains("bubblewrap needs mount"), r.err());
         assertFalse(r.code() == 0, "the agent's mkdir should have failed: " + r.err());
         assertFalse(Files.exists(home.resolve(".claude")));

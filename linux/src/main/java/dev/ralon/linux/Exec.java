@@ -101,6 +101,8 @@ public final class Exec {
         StringArray argvArray = new StringArray(argv.toArray(new String[0]));
         // the last step before execve, nothing of this JVM reads descriptor 3 after it (SessionContainer.startPid1)
         SessionContainer.placeLifeline();
+        // the landlock broker's filter, when a backend armed it: last, as its calls then wait for the broker
+        SeccompNotify.handOverBeforeExec();
         try {
             LibC.execve(executable.toString(), argvArray, envArray);
             throw new ExecException("cannot execute " + executable + ": execve returned");

@@ -109,6 +109,18 @@ public final class LibC {
     /** renameat2(2), glibc 2.28 (the landlock broker); -1 and errno on failure. */
     public static native int renameat2(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath, int flags);
 
+    /** socketpair(2) (the landlock broker's channel); -1 and errno on failure. */
+    public static native int socketpair(int domain, int type, int protocol, int[] sv);
+
+    /** sendmsg(2); -1 and errno on failure. */
+    public static native long sendmsg(int fd, Pointer msg, int flags);
+
+    /** recvmsg(2); -1 and errno on failure. */
+    public static native long recvmsg(int fd, Pointer msg, int flags);
+
+    /** waitpid(2) (the landlock broker's shell); -1 and errno on failure. */
+    public static native int waitpid(int pid, int[] status, int options);
+
     /** ftruncate(2) (the landlock broker); -1 and errno on failure. */
     public static native int ftruncate(int fd, long length);
 

@@ -224,6 +224,47 @@ public final class SeccompNotify {
         }
     }
 
+    /** The filter and the channel to hand its listener over on, armed by a backend for the exec ({@link #arm}). */
+    private static volatile int[][] armedProgram;
+    private static volatile int armedChannel = -1;
+
+    /**
+     * Arms the hand-over {@link Exec} makes as its last step before execve(2) ({@link #handOverBeforeExec}): the
+     * filter {@code program} is installed on the exec'ing thread, its listener sent over {@code channel} (one
+     * message {@code "L"} with the descriptor, {@link DescriptorChannel}) to the broker at the other end, and both
+     * closed, so the command never holds its own listener.
+     */
+    public static void arm(int channel, int[][] program) {
+        armedProgram = program.clone();
+        armedChannel = channel;
+    }
+
+    /**
+     * For {@link Exec}, after every other guard and just before execve: installs the armed filter and hands its
+     * listener over (see {@link #arm}); nothing when none was armed. Nothing after it on this thread may make a call
+     * the filter sends (execve is not one).
+     *
+     * @throws ExecException when the filter or the hand-over fails: the command must not start
+     */
+    static void handOverBeforeExec() throws ExecException {
+        int[][] program = armedProgram;
+        int channel = armedChannel;
+        if (program == null || channel < 0) {
+            return;
+        }
+        armedProgram = null;
+        armedChannel = -1;
+        int listener = install(program);
+        try {
+            DescriptorChannel.send(channel, new byte[] {'L'}, listener);
+        } catch (IOException e) {
+            throw new ExecException("cannot hand the broker its listener: " + e.getMessage());
+        } finally {
+            LibC.close(listener);
+            LibC.close(channel);
+        }
+    }
+
     private static ExecException refused(int errno) {
         return new ExecException("cannot install the broker's seccomp filter: " + Errno.text(errno));
     }

@@ -43,10 +43,11 @@ import java.util.function.BooleanSupplier;
  *   <li>The path is read once from the caller's memory ({@link SeccompNotify#readString}), and the call's id is
  *       checked afterwards; the broker judges and acts on its copy only. A thread that changes the string later
  *       changes nothing.</li>
- *   <li>The parent directory is opened by the broker without following any symbolic link (openat2
- *       RESOLVE_NO_SYMLINKS) and judged by its device and inode, not by its name; the entry is then made relative to
- *       that descriptor. A directory renamed or swapped for a link between the judging and the act is either the
- *       same directory (then the judgement holds) or refused by the resolution.</li>
+ *   <li>The parent directory is opened by the broker and judged by its device and inode, not by the name that led
+ *       to it; the entry is then made relative to that descriptor. A directory renamed or swapped between the
+ *       judging and the act is either the same directory (then the judgement holds) or another one, judged as
+ *       itself. The other side of a rename out of or into a served directory is judged by path, resolved with no
+ *       symbolic link anywhere (openat2 RESOLVE_NO_SYMLINKS), beneath a served directory only.</li>
  *   <li>The last component is opened with O_NOFOLLOW: a symbolic link there is left to the kernel (CONTINUE), where
  *       the domain judges its target. O_TRUNC is applied only after the opened file was checked, so a protected file
  *       reached through a hard link is never truncated.</li>
@@ -93,6 +94,8 @@ final class Broker {
     private record Known(Path path, int fd) {
     }
     private final Set<Path> protectedPaths;
+    /** The directories served from the start: a rename may cross from one of them to a directory beneath them. */
+    private final List<Path> scope;
     private final Set<Path> onTheWay = new HashSet<>();
     private final Set<LinuxCalls.Id> protectedFiles = new HashSet<>();
 
@@ -102,6 +105,7 @@ final class Broker {
      */
     Broker(Collection<Path> createRestricted, Collection<Path> protectedPaths) {
         this.protectedPaths = Set.copyOf(protectedPaths);
+        this.scope = List.copyOf(createRestricted);
         for (Path p : protectedPaths) {
             for (Path a = p.getParent(); a != null; a = a.getParent()) {
                 onTheWay.add(a);
@@ -253,9 +257,11 @@ final class Broker {
         if (parent == null || last == null) {
             return null;
         }
-        int dirFd = openDirectory(parent);
+        // the directory is judged by its identity, not by the name that led to it: links on the way may be followed
+        int dirFd = LibC.openat(LinuxAbi.AT_FDCWD, cString(parent.toString().getBytes(StandardCharsets.UTF_8)),
+                LinuxAbi.O_PATH | LinuxAbi.O_DIRECTORY | LinuxAbi.O_CLOEXEC);
         if (dirFd < 0) {
-            return null; // a link on the way, or no such directory
+            return null; // no such directory
         }
         LinuxCalls.Stat st = LinuxCalls.fstat(dirFd);
         Path known = st == null ? null : knownPath(new LinuxCalls.Id(st.dev(), st.ino()));
@@ -268,6 +274,27 @@ final class Broker {
                 protectedPaths.contains(judged) || onTheWay.contains(judged));
     }
 
+    /**
+     * For the other side of a rename whose one side the broker serves: {@code raw} in a directory it does not serve,
+     * judged by path (resolved with no symbolic link anywhere, openat2 RESOLVE_NO_SYMLINKS, so the path read is the
+     * place), accepted only beneath a served directory (inside the project or a temporary directory) and refused when
+     * protected, on the way to a protected path or beneath one (a protected directory). Null when not judged.
+     */
+    private Target scopedTarget(int pid, int dirfd, byte[] raw) {
+        Path full = raw == null ? null : absolute(pid, dirfd, raw);
+        Path parent = full == null ? null : full.getParent();
+        Path last = full == null ? null : full.getFileName();
+        if (parent == null || last == null || scope.stream().noneMatch(full::startsWith)) {
+            return null;
+        }
+        int dirFd = openDirectory(parent);
+        if (dirFd < 0) {
+            return null; // a link on the way, or no such directory
+        }
+        boolean refused = protectedPaths.stream().anyMatch(full::startsWith) || onTheWay.contains(full);
+        return new Target(dirFd, full, last.toString().getBytes(StandardCharsets.UTF_8), refused);
+    }
+
     private void handle(int listener, SeccompNotify.Call c) {
         Request r = decode(c);
         byte[] raw = r == null ? null : SeccompNotify.readString(c.pid(), r.path());
@@ -277,12 +304,21 @@ final class Broker {
             return;
         }
         Target t = target(c.pid(), r.dirfd(), raw);
+        if (t == null && r.kind() == Kind.RENAME) {
+            Target into = target(c.pid(), r.newDirfd(), rawNew);
+            if (into != null) { // into a served directory, from elsewhere in the project
+                LibC.close(into.dirFd());
+                t = scopedTarget(c.pid(), r.dirfd(), raw);
+            }
+        }
         if (t == null) {
             SeccompNotify.answer(listener, c.id(), 0, 0, true); // the domain decides
             return;
         }
         try {
-            if (t.refused()) {
+            if (t.refused() && !(r.mkdir() && !protectedPaths.contains(t.judged()))) {
+                // a directory on the way to a protected path may be made empty (an agent's ~/.claude): what is then
+                // made in it is judged in turn, and it can never be renamed or removed by the broker
                 SeccompNotify.answer(listener, c.id(), 0, EACCES, false);
                 return;
             }
@@ -333,7 +369,10 @@ final class Broker {
         }
         Target to = target(c.pid(), r.newDirfd(), rawNew);
         if (to == null) {
-            SeccompNotify.answer(listener, c.id(), 0, 0, true); // out of or into a place the broker does not judge
+            to = scopedTarget(c.pid(), r.newDirfd(), rawNew); // out of a served directory, into the project
+        }
+        if (to == null) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // into a place the broker does not judge
             return;
         }
         try {
@@ -435,16 +474,17 @@ final class Broker {
     /**
      * The absolute, lexically normal path the caller named: {@code raw} relative to its directory descriptor or
      * working directory (read through /proc/PID/fd and /proc/PID/cwd, proc(5)). Null when it cannot be read, is not
-     * UTF-8, or has a {@code .} or {@code ..} component or an empty last one (left to the kernel).
+     * UTF-8, has a {@code ..} component, or names a directory itself ({@code x/}, {@code x/.}): left to the kernel.
      */
     static Path absolute(int pid, int dirfd, byte[] raw) {
         String s = new String(raw, StandardCharsets.UTF_8);
-        if (!java.util.Arrays.equals(s.getBytes(StandardCharsets.UTF_8), raw) || s.isEmpty() || s.endsWith("/")) {
+        if (!java.util.Arrays.equals(s.getBytes(StandardCharsets.UTF_8), raw) || s.isEmpty() || s.endsWith("/")
+                || s.endsWith("/.") || s.equals(".")) {
             return null;
         }
         for (String part : s.split("/", -1)) {
-            if (part.equals(".") || part.equals("..")) {
-                return null;
+            if (part.equals("..")) {
+                return null; // ".." depends on links on the way: left to the kernel. "." is this directory: dropped
             }
         }
         try {

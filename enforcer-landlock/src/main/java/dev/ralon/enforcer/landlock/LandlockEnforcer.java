@@ -191,7 +191,8 @@ public final class LandlockEnforcer implements Enforcer {
     /** For a root invoker, /proc/sys, /sys and the other {@link KernelInterfaces} are planned as protected too. */
     @Override
     public Plan plan(ProtectedSet protectedSet) {
-        return plan(KernelInterfaces.forRootInvoker(protectedSet, LauncherNamespace.invokerIsRoot()), abi(), LandlockContainment.unavailableReason());
+        return plan(KernelInterfaces.forRootInvoker(protectedSet, LauncherNamespace.invokerIsRoot()), abi(),
+            LandlockContainment.unavailableReason(), BrokerProcess.unavailableReason());
     }
 
     /** The plan for a kernel answering {@code abi} (see {@link #abi()}) where the session can be contained; pure. */
@@ -207,6 +208,15 @@ public final class LandlockEnforcer implements Enforcer {
      * chain's last unshare writes its uid_map there).
      */
     Plan plan(ProtectedSet protectedSet, int abi, String notContained) {
+        return plan(protectedSet, abi, notContained, "not asked");
+    }
+
+    /**
+     * As {@link #plan(ProtectedSet, int, String)}, with the broker ({@link Broker}) for the directories on the way
+     * inside the project when {@code brokerUnavailable} is null: those are not create-restricted then (the broker makes,
+     * removes and renames their unprotected entries); the others (the home directory, /) still are.
+     */
+    Plan plan(ProtectedSet protectedSet, int abi, String notContained, String brokerUnavailable) {
         List<Plan.Refusal> refusals = new ArrayList<>();
         List<Path> procReadOnly = new ArrayList<>();
         if (notContained == null) {
@@ -285,26 +295,50 @@ public final class LandlockEnforcer implements Enforcer {
                 + " maps you to root), then the command runs"));
         }
 
+        Path root = protectedSet.root();
+        List<Path> brokerable = new ArrayList<>(List.of(root));
+        brokerable.addAll(TEMPORARY);
+        String tmpdir = System.getenv("TMPDIR");
+        if (tmpdir != null && tmpdir.startsWith("/")) {
+            brokerable.add(Path.of(tmpdir).normalize());
+        }
+        // the home directory is no temporary directory, even beneath /tmp (host's WritableAreas says the same of a
+        // $TMPDIR holding it): its entries are the user's, and it stays create-restricted outside the project
+        String homeVar = System.getenv("HOME");
+        Path home = homeVar == null || !homeVar.startsWith("/") ? null : Path.of(homeVar).normalize();
+        List<Path> brokered = brokerUnavailable != null ? List.of() : r.onTheWay().stream()
+            .filter(d -> d.startsWith(root) || (brokerable.stream().anyMatch(d::startsWith)
+                && (home == null || !d.startsWith(home)))).toList();
+        List<Path> restricted = r.onTheWay().stream().filter(d -> !brokered.contains(d)).toList();
+        if (!brokered.isEmpty()) {
+            steps.add(steps.size() - (notContained == null ? 2 : 1), Plan.Step.of("landlock-broker", null,
+                "a broker beside the command, outside the Landlock domain, makes, removes and renames the unprotected"
+                + " entries of " + summary(brokered, root) + " (a seccomp filter sends it mkdir, the opens that write"
+                + " or create, unlink and rename; everything else runs at kernel speed); if it ends, those calls"
+                + " fail"));
+        }
         List<String> warnings = new ArrayList<>();
-        if (!r.onTheWay().isEmpty()) {
+        if (!restricted.isEmpty()) {
             // The one cost of this backend (docs/backend-landlock.md): say it in plain words, with the most common victim.
-            warnings.add("nothing can be created, removed or renamed directly in " + summary(r.onTheWay(),
+            warnings.add("nothing can be created, removed or renamed directly in " + summary(restricted,
                 protectedSet.root()) + " while the command runs (Landlock side effect: they lead to protected paths);"
-                + " e.g. a first build"
-                + " cannot create " + protectedSet.root().resolve("target") + " if it does not exist yet: create such"
-                + " directories before starting");
+                + (brokered.isEmpty() ? " e.g. a first build cannot create " + protectedSet.root().resolve("target")
+                + " if it does not exist yet: create such directories before starting"
+                : " inside the project, the broker makes what is not protected"));
         }
         warnings.addAll(aliasNotes);
         warnings.addAll(r.warnings());
         for (ProtectedPath pp : protectedSet.paths()) {
             if (pp.kind() == ProtectedPath.Kind.MISSING) {
-                warnings.add(pp.path() + " does not exist: creating it is refused, as is creating any other entry in "
-                    + nearestOnTheWay(pp.path(), r.onTheWay()));
+                Path near = nearestOnTheWay(pp.path(), r.onTheWay());
+                warnings.add(pp.path() + " does not exist: creating it is refused" + (brokered.contains(near)
+                    ? " (other entries of " + near + " are made through the broker)"
+                    : ", as is creating any other entry in " + near));
             }
         }
         Payload payload = new Payload(Math.max(abi, 1), handled, r.onTheWay(), protectedSet.paths(), r.rules(),
-            r.refusedPaths(), notContained == null, List.copyOf(procReadOnly), binds);
-        Plan.Builder plan = Plan.builder(name()).createRestricted(r.onTheWay()).payload(payload);
+            r.refusedPaths(), notContained == null, List.copyOf(procReadOnly), binds, brokered);
+        Plan.Builder plan = Plan.builder(name()).createRestricted(restricted).payload(payload);
         steps.forEach(plan::step);
         warnings.forEach(plan::warning);
         refusals.forEach(plan::refuse);
@@ -354,8 +388,14 @@ public final class LandlockEnforcer implements Enforcer {
     /** What {@link #plan} hands to {@link #prepare}. */
     record Payload(int abi, long handled, List<Path> onTheWay, List<ProtectedPath> protectedPaths,
                    List<RulePlanner.Rule> rules, Set<Path> refusedPaths, boolean contained, List<Path> procReadOnly,
-                   List<Binds.Entry> binds) {
+                   List<Binds.Entry> binds, List<Path> brokered) {
     }
+
+    /**
+     * The temporary directories a confined session may write (host's WritableAreas, without {@code --temp}): directories
+     * on the way there are brokered as the project's are, so that a project under /tmp leaves mktemp working.
+     */
+    static final List<Path> TEMPORARY = List.of(Path.of("/tmp"), Path.of("/var/tmp"), Path.of("/dev/shm"));
 
     /** The session's own /proc, when it is contained. */
     static final Path PROC = Path.of("/proc");
@@ -399,8 +439,16 @@ public final class LandlockEnforcer implements Enforcer {
             if (!r.refusals().isEmpty()) {
                 throw new EnforcementException("landlock: " + String.join("; ", r.refusals()));
             }
+            // the broker makes entries only inside the writable areas (a directory on the way outside them, with
+            // --temp elsewhere, stays create-restricted)
+            List<Path> brokered = pl.brokered().stream().filter(d -> areas.stream()
+                .anyMatch(a -> a.directory() && d.startsWith(a.path()))).toList();
             pl = new Payload(pl.abi(), pl.handled(), r.onTheWay(), pl.protectedPaths(), r.rules(), r.refusedPaths(),
-                pl.contained(), pl.procReadOnly(), pl.binds());
+                pl.contained(), pl.procReadOnly(), pl.binds(), brokered);
+        }
+        if (!pl.brokered().isEmpty()) {
+            // before the restriction: a process started after it would be inside the domain
+            BrokerProcess.start(pl.brokered(), pl.protectedPaths().stream().map(ProtectedPath::path).toList());
         }
         java.util.Optional<LauncherNamespace.Ids> launcherNs = LauncherNamespace.current();
         if (!pl.contained() && launcherNs.isEmpty()) {

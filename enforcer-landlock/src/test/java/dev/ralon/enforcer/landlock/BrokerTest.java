@@ -83,7 +83,6 @@ class BrokerTest {
         Files.writeString(root.resolve(".env"), "SECRET=1\n");
         Files.writeString(root.resolve("README"), "readme\n");
         Files.createLink(root.resolve("hl"), root.resolve(".env"));
-        Broker broker = new Broker(List.of(root), List.of(root.resolve(".env"), root.resolve("agent.lock")));
         List<String> ops = List.of(
                 "write", root.resolve("sedAbc123").toString(), "readme, edited\n",   // sed -i: a temporary file
                 "mv", root.resolve("sedAbc123").toString(), root.resolve("README").toString(), // renamed over the file
@@ -99,12 +98,20 @@ class BrokerTest {
                 "mv", root.resolve("hl").toString(), root.resolve("hl2").toString(),      // another name of .env
                 "rm", root.resolve(".env").toString(),
                 "rm", root.resolve("hl").toString(),
-                "mv", root.resolve("other").toString(), root.resolve("agent.lock").toString());
-        List<String> results = runChild(broker, root, outside, ops);
+                "mv", root.resolve("other").toString(), root.resolve("agent.lock").toString(),
+                "mkdir", root.resolve(".claude").toString(),                        // on the way: made empty
+                "write", root.resolve(".claude/settings.json").toString(), "hooks", // the protected path in it: no
+                "write", root.resolve(".claude/notes").toString(), "notes",         // its other entries: yes
+                "mv", root.resolve(".claude").toString(), root.resolve("moved").toString()); // never moved away
+        List<String> results = runChild(new Broker(List.of(root), List.of(root.resolve(".env"),
+                root.resolve("agent.lock"), root.resolve(".claude/settings.json"))), root, outside, ops);
         assertEquals(List.of("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
                 "failed AccessDeniedException", "failed AccessDeniedException", "failed AccessDeniedException",
-                "failed AccessDeniedException", "failed AccessDeniedException", "failed AccessDeniedException"),
+                "failed AccessDeniedException", "failed AccessDeniedException", "failed AccessDeniedException",
+                "ok", "failed AccessDeniedException", "ok", "failed AccessDeniedException"),
                 results);
+        assertFalse(Files.exists(root.resolve(".claude/settings.json")));
+        assertEquals("notes", Files.readString(root.resolve(".claude/notes")));
         assertEquals("readme, edited\n", Files.readString(root.resolve("README")));
         assertFalse(Files.exists(root.resolve(".README.swp")));
         assertFalse(Files.exists(root.resolve("sedAbc123")));

@@ -1,0 +1,123 @@
+package dev.ralon.cli;
+
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.Requirements;
+import dev.ralon.testsupport.TestProcess;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static dev.ralon.cli.WritesOutsideE2ETest.attempt;
+import static dev.ralon.cli.WritesOutsideE2ETest.rc;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Landlock without over-blocking (docs/backend-landlock.md, "The broker"): in a fresh git project whose root holds
+ * agent.lock, .env and pom.xml (protected) and nothing made beforehand, under {@code --backend landlock}, as root and
+ * as uid 65534, everyday work at the root succeeds through the broker ({@code mkdir target}, a new file, {@code sed
+ * -i}, {@code git commit}) and every write to the protected files is refused; a project under /tmp leaves
+ * {@code mktemp} working there. Every file is read from outside after the run.
+ */
+class LandlockBrokerE2ETest {
+    @BeforeAll
+    static void executable() {
+        CliE2ETest.executable();
+    }
+
+    /** A fresh git project beneath {@code u}'s base: agent.lock protecting .env and pom.xml, one commit. */
+    static Path project(AsUser u) throws Exception {
+        Path p = Files.createDirectory(u.base.resolve("project"));
+        Files.writeString(p.resolve("agent.lock"), "version: 1\nprotect:\n  - .env\n  - pom.xml\n");
+        Files.writeString(p.resolve(".env"), "SECRET=1\n");
+        Files.writeString(p.resolve("pom.xml"), "<project/>\n");
+        Files.writeString(p.resolve("notes.txt"), "a\n");
+        Map<String, String> env = Map.of("HOME", u.home.toString(), "GIT_CONFIG_NOSYSTEM", "1");
+        for (List<String> git : List.of(List.of("git", "init", "-q"), List.of("git", "add", "-A"),
+                List.of("git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "start"))) {
+            ProcessResult r = CliE2ETest.exec(p, null, env, git.toArray(String[]::new));
+            assertEquals(0, r.code(), r.toString());
+        }
+        return p;
+    }
+
+    private static void requireBroker(AsUser u, Path project) throws Exception {
+        u.assumeBackend(project, "landlock");
+        ProcessResult dry = u.ralon(project, "run", "--backend", "landlock", "--dry-run", "--", "true");
+        Requirements.require(dry.out().contains("landlock-broker"), "the landlock broker (seccomp user notification,"
+                + " Linux 5.9): " + dry.out());
+    }
+
+    @ParameterizedTest(name = "as uid {0}")
+    @ValueSource(ints = {0, TestProcess.NOBODY})
+    void everydayWorkAtTheRootSucceedsAndTheProtectedFilesDoNot(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = project(u);
+            u.handOver();
+            requireBroker(u, project);
+            String git = "git -c user.email=t@example.com -c user.name=t -c safe.directory=* ";
+            StringBuilder s = new StringBuilder();
+            s.append(attempt("mkdir-target", "mkdir target && echo built > target/app.jar"));
+            s.append(attempt("scratch", "echo x > scratch.txt"));
+            s.append(attempt("sed", "sed -i s/a/b/ notes.txt"));
+            s.append(attempt("swap", "echo swap > .notes.txt.swp && rm .notes.txt.swp"));
+            s.append(attempt("commit", git + "add scratch.txt && " + git + "commit -qam work"));
+            s.append(attempt("env", "echo PWNED > .env"));
+            s.append(attempt("pom", "echo PWNED >> pom.xml"));
+            s.append(attempt("env-rm", "rm .env"));
+            s.append(attempt("pom-over", "echo PWNED > new.xml && mv -f new.xml pom.xml"));
+            s.append(attempt("env-away", "mv .env stolen"));
+            s.append(attempt("lock", "echo PWNED > agent.lock"));
+            s.append(attempt("lock-sed", "sed -i s/env/x/ agent.lock"));
+            ProcessResult r = u.ralon(project, "run", "--backend", "landlock", "--", "sh", "-c", s.toString());
+            assertEquals(0, r.code(), r.toString());
+            for (String ok : List.of("mkdir-target", "scratch", "sed", "swap", "commit")) {
+                assertEquals(0, rc(r, ok), ok + " must succeed: " + r);
+            }
+            for (String refused : List.of("env", "pom", "env-rm", "pom-over", "env-away", "lock", "lock-sed")) {
+                assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+            }
+            assertEquals("built\n", Files.readString(project.resolve("target/app.jar")));
+            assertEquals("x\n", Files.readString(project.resolve("scratch.txt")));
+            assertEquals("b\n", Files.readString(project.resolve("notes.txt")));
+            assertFalse(Files.exists(project.resolve(".notes.txt.swp")));
+            assertEquals("SECRET=1\n", Files.readString(project.resolve(".env")));
+            assertEquals("<project/>\n", Files.readString(project.resolve("pom.xml")));
+            assertEquals("version: 1\nprotect:\n  - .env\n  - pom.xml\n", Files.readString(project.resolve("agent.lock")));
+            assertFalse(Files.exists(project.resolve("stolen")));
+            ProcessResult log = CliE2ETest.exec(project, null, Map.of("GIT_CONFIG_NOSYSTEM", "1"), "git", "-c",
+                    "safe.directory=*", "log", "--format=%s");
+            assertEquals("work\nstart\n", log.out(), log.toString());
+            if (uid != 0) { // what the broker made belongs to the user, as if the command had made it
+                assertEquals(String.valueOf(uid), Files.getAttribute(project.resolve("scratch.txt"), "unix:uid")
+                        .toString());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "as uid {0}")
+    @ValueSource(ints = {0, TestProcess.NOBODY})
+    void aProjectUnderTmpLeavesMktempWorkingThere(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid)) {
+            Path project = project(u);
+            u.handOver();
+            requireBroker(u, project);
+            ProcessResult r = u.ralon(project, "run", "--backend", "landlock", "--", "sh", "-c",
+                    attempt("mktemp", "t=$(mktemp /tmp/ralon-e2e-XXXXXX) && echo \"MADE $t\" && rm \"$t\"")
+                    + attempt("env", "echo PWNED > .env"));
+            assertEquals(0, r.code(), r.toString());
+            assertEquals(0, rc(r, "mktemp"), r.toString());
+            assertTrue(rc(r, "env") != 0, r.toString());
+            assertEquals("SECRET=1\n", Files.readString(project.resolve(".env")));
+        }
+    }
+}
