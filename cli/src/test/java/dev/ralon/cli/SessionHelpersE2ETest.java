@@ -224,9 +224,11 @@ class SessionHelpersE2ETest {
             assertFalse(r.out().contains("\nattach exit 0"), r.toString());
             assertTrue(r.out().contains("environ exit 1"), r.toString());
             assertFalse(r.out().contains("\nmem exit 0"), r.toString());
-            // mount: the session's /proc shows only its own PID namespace, so the process outside is not there
-            assertTrue(r.err().contains("/proc/") && r.err().contains(backend.equals("mount") ? "No such file or directory"
-                    : "Permission denied"), r.toString());
+            // the session's /proc shows only its own PID namespace, so the process outside is not there; under
+            // landlock jcmd's attach file (/tmp/.attach_pidN, made through the broker where /tmp is on the way) is no
+            // help: its signal to the JVM outside is refused (Landlock's signal scope), or the file itself is
+            assertTrue(r.err().contains("/proc/") && (r.err().contains("No such file or directory")
+                    || (!backend.equals("mount") && r.err().contains("Permission denied"))), r.toString());
         }
     }
 

@@ -38,8 +38,17 @@ final class BrokerProcess {
     private BrokerProcess() {
     }
 
-    /** Why the broker cannot run here, or null when it can (seccomp user notification, ADDFD: Linux 5.9). */
+    /** The environment variable that turns the broker off ({@code off}): the plan is then as without it. */
+    static final String ENV_SWITCH = "RALON_LANDLOCK_BROKER";
+
+    /**
+     * Why the broker cannot run here, or null when it can (seccomp user notification, ADDFD: Linux 5.9; not turned
+     * off with {@link #ENV_SWITCH}{@code =off}).
+     */
     static String unavailableReason() {
+        if ("off".equals(System.getenv(ENV_SWITCH))) {
+            return "turned off (" + ENV_SWITCH + "=off)";
+        }
         try {
             SeccompNotify.checkSizesForTests();
         } catch (ExecException e) {
