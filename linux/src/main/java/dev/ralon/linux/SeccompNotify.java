@@ -269,13 +269,11 @@ public final class SeccompNotify {
         return new ExecException("cannot install the broker's seccomp filter: " + Errno.text(errno));
     }
 
-    /** {@link #checkSizes}, for the tests of other modules that need the feature. */
-    public static void checkSizesForTests() throws ExecException {
-        checkSizes();
-    }
-
-    /** Refuses a kernel whose notification structures are not the sizes this code reads. */
-    static void checkSizes() throws ExecException {
+    /**
+     * Refuses a kernel without seccomp user notification, or whose notification structures are not the sizes this
+     * code reads.
+     */
+    public static void checkSizes() throws ExecException {
         Memory sizes = new Memory(6); // struct seccomp_notif_sizes { __u16 seccomp_notif, seccomp_notif_resp, seccomp_data; }
         sizes.clear();
         try {

@@ -110,7 +110,7 @@ final class Broker {
             for (Path a = p.getParent(); a != null; a = a.getParent()) {
                 onTheWay.add(a);
             }
-            LinuxCalls.Id id = identity(p, false);
+            LinuxCalls.Id id = identity(p);
             if (id != null) {
                 protectedFiles.add(id);
             }
@@ -528,9 +528,10 @@ final class Broker {
         return 022;
     }
 
-    private static LinuxCalls.Id identity(Path p, boolean directory) {
+    /** The (device, inode) of {@code p} itself (a final link not followed), or null when it cannot be opened. */
+    private static LinuxCalls.Id identity(Path p) {
         int fd = LibC.openat(LinuxAbi.AT_FDCWD, cString(p.toString().getBytes(StandardCharsets.UTF_8)),
-                LinuxAbi.O_PATH | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC | (directory ? LinuxAbi.O_DIRECTORY : 0));
+                LinuxAbi.O_PATH | LinuxAbi.O_NOFOLLOW | LinuxAbi.O_CLOEXEC);
         if (fd < 0) {
             return null;
         }

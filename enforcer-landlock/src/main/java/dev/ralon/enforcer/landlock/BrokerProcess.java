@@ -50,7 +50,7 @@ final class BrokerProcess {
             return "turned off (" + ENV_SWITCH + "=off)";
         }
         try {
-            SeccompNotify.checkSizesForTests();
+            SeccompNotify.checkSizes();
         } catch (ExecException e) {
             return e.getMessage();
         }

@@ -142,7 +142,7 @@ class BrokerTest {
     private static void requireNotifications() {
         boolean has;
         try {
-            SeccompNotify.checkSizesForTests();
+            SeccompNotify.checkSizes();
             has = true;
         } catch (ExecException e) {
             has = false;
