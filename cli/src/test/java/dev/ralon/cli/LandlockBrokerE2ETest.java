@@ -120,4 +120,71 @@ class LandlockBrokerE2ETest {
             assertEquals("SECRET=1\n", Files.readString(project.resolve(".env")));
         }
     }
+
+    /**
+     * The broker is a process outside the domain: the command cannot kill it (it is outside the session's PID
+     * namespace, or beyond Landlock's signal scope, ABI 6), and if it dies anyway (killed from outside here) every call
+     * it would have served fails: nothing is made, nothing protected is written, and the command still ends.
+     */
+    @ParameterizedTest(name = "as uid {0}")
+    @ValueSource(ints = {0, TestProcess.NOBODY})
+    void theCommandCannotKillTheBrokerAndWithoutItBrokeredCallsFailClosed(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = project(u);
+            Path work = Files.createDirectory(project.resolve("work")); // not on the way: writable without the broker
+            u.handOver();
+            requireBroker(u, project);
+            String script = attempt("kill", "n=Broker; n=${n}Process; k=0; for p in /proc/[0-9]*; do"
+                    + " c=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null); case \"$c\" in *\"$n\"*) kill -9 ${p#/proc/}"
+                    + " 2>/dev/null && k=$((k + 1));; esac; done; echo \"KILLED $k\"")
+                    + attempt("before", "echo x > before.txt")
+                    + ": > work/ready\n"
+                    + "i=0; while [ ! -e work/go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done\n"
+                    + attempt("after", "echo x > after.txt")
+                    + attempt("env", "echo PWNED > .env");
+            java.util.concurrent.CompletableFuture<ProcessResult> run = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            return u.ralon(project, "run", "--backend", "landlock", "--", "sh", "-c", script);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!Files.exists(work.resolve("ready")) && !run.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            List<ProcessHandle> brokers = brokersIn(project);
+            brokers.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle b : brokers) {
+                b.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            Files.writeString(work.resolve("go"), "");
+            ProcessResult r = run.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(0, r.code(), r.toString());
+            assertEquals(1, brokers.size(), "one broker beside the command, found from outside: " + brokers + " " + r);
+            assertTrue(r.out().contains("KILLED 0"), "the command killed the broker: " + r);
+            assertEquals(0, rc(r, "before"), "made through the broker before it died: " + r);
+            assertTrue(rc(r, "after") != 0, "with the broker gone a creation at the root must fail: " + r);
+            assertTrue(rc(r, "env") != 0, r.toString());
+            assertEquals("x\n", Files.readString(project.resolve("before.txt")));
+            assertFalse(Files.exists(project.resolve("after.txt")), r.toString());
+            assertEquals("SECRET=1\n", Files.readString(project.resolve(".env")));
+        }
+    }
+
+    /** The live broker processes whose working directory is {@code project} (each starts where ralon runs). */
+    private static List<ProcessHandle> brokersIn(Path project) {
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                Path proc = Path.of("/proc", Long.toString(p.pid()));
+                String cmd = Files.readString(proc.resolve("cmdline")).replace('\0', ' ');
+                return cmd.contains("dev.ralon.enforcer.landlock.BrokerProcess")
+                        && Files.readSymbolicLink(proc.resolve("cwd")).equals(project);
+            } catch (java.io.IOException | RuntimeException e) {
+                return false; // gone, or not readable
+            }
+        }).toList();
+    }
 }

@@ -48,6 +48,17 @@ import java.nio.charset.StandardCharsets;
  *       directory), then a file created in it (by path when refused).</li>
  *   <li>{@code mmap} first maps an {@code O_RDONLY} descriptor {@code PROT_WRITE|MAP_SHARED} (mmap(2) must answer
  *       EACCES), then an {@code O_RDWR} one.</li>
+ *   <li>{@code race-path}: for {@value #RACE_MILLIS} ms one thread opens a path held in memory
+ *       ({@code O_WRONLY|O_CREAT|O_TRUNC}) and writes, while another rewrites that memory between an unprotected name
+ *       of TARGET's directory and TARGET itself: a checker that reads the caller's path again after judging it (a
+ *       seccomp user-notification broker) would act on the other one. Then once with TARGET in place.</li>
+ *   <li>{@code race-dir-link}: for {@value #RACE_MILLIS} ms one thread opens {@code DIR/sw-ID/NAME} for writing
+ *       (DIR, NAME: TARGET's directory and name), while another moves into {@code DIR/sw-ID}, in turn, a real
+ *       directory and a symbolic link to DIR (both made beside OTHER): a checker that judges the directory and then
+ *       walks the path again would be led to TARGET. Then once with the link in place.</li>
+ *   <li>{@code flood}: four threads create and remove files in TARGET's directory as fast as they can for
+ *       {@value #RACE_MILLIS} ms while another opens TARGET for writing again and again: a checker that drops, mixes
+ *       up or times out calls under load. Then once more.</li>
  * </ul>
  * The two mount operations act only on TARGET, which the kit takes inside its own project: without a mount there
  * the kernel answers EINVAL and nothing changes.
@@ -85,6 +96,14 @@ public final class AttackProgram {
         int truncate(String path, long length) throws LastErrorException;
 
         int openat(int dirfd, String path, int flags, int mode) throws LastErrorException;
+
+        int openat(int dirfd, Pointer path, int flags, int mode) throws LastErrorException;
+
+        int rename(String oldpath, String newpath) throws LastErrorException;
+
+        int symlink(String target, String linkpath) throws LastErrorException;
+
+        int unlink(String path) throws LastErrorException;
 
         long syscall(long number, Object... args) throws LastErrorException;
     }
@@ -125,6 +144,83 @@ public final class AttackProgram {
     private static final int RENAME_EXCHANGE = 2;
 
     private static final byte[] PWNED = "PWNED".getBytes(StandardCharsets.US_ASCII);
+    /** How long each race runs before its last, plain attempt. */
+    static final long RACE_MILLIS = 500;
+
+    /** Opens {@code path} (NUL-terminated in native memory) for writing, truncating or creating, and writes. */
+    private static void overwrite(LibC libc, Pointer path) {
+        int fd = libc.openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        try {
+            libc.write(fd, PWNED, PWNED.length);
+        } finally {
+            libc.close(fd);
+        }
+    }
+
+    /** The directory part of an absolute path ({@code /a/b} for {@code /a/b/c}). */
+    private static String directoryOf(String absolute) {
+        return absolute.substring(0, Math.max(0, absolute.lastIndexOf('/')));
+    }
+
+    private static com.sun.jna.Memory cString(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        com.sun.jna.Memory m = new com.sun.jna.Memory(b.length + 1L);
+        m.write(0, b, 0, b.length);
+        m.setByte(b.length, (byte) 0);
+        return m;
+    }
+
+    /**
+     * Runs {@code attempt} (errors counted, not thrown) while {@code meddler} runs on {@code threads} other threads,
+     * for {@link #RACE_MILLIS}; prints how many attempts succeeded as a comment.
+     */
+    private static void race(String id, int threads, Runnable meddler, Call attempt) {
+        long end = System.nanoTime() + RACE_MILLIS * 1_000_000;
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.List<Thread> meddlers = new java.util.ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    meddler.run();
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            meddlers.add(t);
+        }
+        int tries = 0;
+        int through = 0;
+        try {
+            while (System.nanoTime() < end) {
+                tries++;
+                try {
+                    attempt.call();
+                    through++;
+                } catch (LastErrorException e) {
+                    // refused, or the meddler's state was not the one it needed: try again
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : meddlers) {
+                try {
+                    t.join(5000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        System.out.println("# " + id + ": " + through + " of " + tries + " attempts during the race went through");
+    }
+
+    /** Ignores the failure of a meddler's step: the race goes on. */
+    private static void quietly(Call call) {
+        try {
+            call.call();
+        } catch (LastErrorException e) {
+            // the other thread's state, or refused: either way the next step
+        }
+    }
 
     private AttackProgram() {
     }
@@ -336,6 +432,66 @@ public final class AttackProgram {
                         }
                         step = "move_mount";
                         libc.syscall(SYS_MOVE_MOUNT, AT_FDCWD, target, AT_FDCWD, other, 0);
+                    }
+                    case "race-path" -> {
+                        // the same length for both names, so that the memory always holds one or the other (or a mix
+                        // of their last components: another name in the same directory)
+                        String dir = directoryOf(target);
+                        byte[] decoy = (dir + "/" + "r".repeat(target.length() - dir.length() - 1))
+                                .getBytes(StandardCharsets.UTF_8);
+                        byte[] real = target.getBytes(StandardCharsets.UTF_8);
+                        com.sun.jna.Memory path = cString(new String(decoy, StandardCharsets.UTF_8));
+                        step = "race: open a path rewritten by another thread";
+                        race(id, 1, () -> {
+                            path.write(0, real, 0, real.length);
+                            path.write(0, decoy, 0, decoy.length);
+                        }, () -> {
+                            overwrite(libc, path);
+                            return 0;
+                        });
+                        step = "open O_WRONLY|O_CREAT|O_TRUNC";
+                        path.write(0, real, 0, real.length);
+                        overwrite(libc, path);
+                    }
+                    case "race-dir-link" -> {
+                        String parent = directoryOf(target);
+                        String swapped = parent + "/sw-" + id;
+                        String link = other + ".link";
+                        String dir = other + ".dir";
+                        step = "make the link and the directory";
+                        libc.symlink(parent, link);
+                        libc.mkdir(dir, 0755);
+                        com.sun.jna.Memory through = cString(swapped + target.substring(parent.length()));
+                        step = "race: open through a directory swapped with a link";
+                        race(id, 1, () -> {
+                            quietly(() -> libc.rename(link, swapped));
+                            quietly(() -> libc.rename(swapped, link));
+                            quietly(() -> libc.rename(dir, swapped));
+                            quietly(() -> libc.rename(swapped, dir));
+                        }, () -> {
+                            overwrite(libc, through);
+                            return 0;
+                        });
+                        step = "move the link in";
+                        libc.rename(link, swapped);
+                        step = "open through the link";
+                        overwrite(libc, through);
+                    }
+                    case "flood" -> {
+                        String base = directoryOf(target) + "/flood-" + id + "-";
+                        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+                        com.sun.jna.Memory path = cString(target);
+                        step = "flood: open FILE while four threads create and remove beside it";
+                        race(id, 4, () -> quietly(() -> {
+                            String f = base + n.incrementAndGet();
+                            libc.close(libc.open(f, O_WRONLY | O_CREAT, 0644));
+                            return libc.unlink(f);
+                        }), () -> {
+                            overwrite(libc, path);
+                            return 0;
+                        });
+                        step = "open O_WRONLY|O_CREAT|O_TRUNC";
+                        overwrite(libc, path);
                     }
                     case "unix-connect" -> {
                         step = "connect to the Unix socket " + other;

@@ -48,14 +48,20 @@ import java.util.function.BooleanSupplier;
  *       judging and the act is either the same directory (then the judgement holds) or another one, judged as
  *       itself. The other side of a rename out of or into a served directory is judged by path, resolved with no
  *       symbolic link anywhere (openat2 RESOLVE_NO_SYMLINKS), beneath a served directory only.</li>
+ *   <li>The broker resolves names in its own context, so a name whose meaning depends on the caller's context is never
+ *       judged here: a {@code ..} component (it depends on links on the way) and magic links ({@code /proc/self/cwd},
+ *       {@code /proc/PID/fd/N}: opened with RESOLVE_NO_MAGICLINKS, they fail) are left to the kernel, which walks
+ *       them in the caller's context inside the domain. A relative name is resolved against the caller's working
+ *       directory or descriptor as /proc/PID shows it; if that directory moves meanwhile, the parent opened is judged
+ *       as itself (above), so a wrong turn can only make an unprotected name in a served directory.</li>
  *   <li>The last component is opened with O_NOFOLLOW: a symbolic link there is left to the kernel (CONTINUE), where
  *       the domain judges its target. O_TRUNC is applied only after the opened file was checked, so a protected file
  *       reached through a hard link is never truncated.</li>
  * </ul>
  *
- * <p>Not done yet (issue #35): the process that runs the broker beside the command; {@code openat2}, {@code linkat},
- * {@code symlinkat}, {@code mknodat} and renames out of or into a directory the broker does not judge are left to the
- * domain. Until then the landlock backend does not use this class.
+ * <p>Left to the domain (so refused in a create-restricted directory, as without the broker): {@code openat2},
+ * {@code linkat}, {@code symlinkat}, {@code mknodat}, {@code RENAME_EXCHANGE}, and renames out of or into a directory
+ * the broker neither serves nor finds beneath a served one. {@link BrokerProcess} runs it beside the command.
  */
 final class Broker {
     // System call numbers: arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h (aarch64 has
@@ -83,6 +89,7 @@ final class Broker {
 
     private static final int EACCES = LinuxAbi.EACCES;
     private static final int RESOLVE_NO_SYMLINKS = 0x04; // include/uapi/linux/openat2.h
+    private static final int RESOLVE_NO_MAGICLINKS = 0x02; // include/uapi/linux/openat2.h
 
     /**
      * Directories whose entries the broker may make, by identity, with their absolute path and an O_PATH descriptor
@@ -257,11 +264,13 @@ final class Broker {
         if (parent == null || last == null) {
             return null;
         }
-        // the directory is judged by its identity, not by the name that led to it: links on the way may be followed
-        int dirFd = LibC.openat(LinuxAbi.AT_FDCWD, cString(parent.toString().getBytes(StandardCharsets.UTF_8)),
-                LinuxAbi.O_PATH | LinuxAbi.O_DIRECTORY | LinuxAbi.O_CLOEXEC);
+        // The directory is judged by its identity, not by the name that led to it: links on the way may be followed,
+        // but never a magic link (proc(5): /proc/self/cwd, /proc/PID/fd/N, ...): resolved here, it would name the
+        // broker's own directory or descriptor, not the caller's (openat2(2) RESOLVE_NO_MAGICLINKS: ELOOP). Such a path
+        // is left to the kernel, which walks it in the caller's context, and the domain decides.
+        int dirFd = openDirectory(parent, RESOLVE_NO_MAGICLINKS);
         if (dirFd < 0) {
-            return null; // no such directory
+            return null; // no such directory, or a magic link on the way
         }
         LinuxCalls.Stat st = LinuxCalls.fstat(dirFd);
         Path known = st == null ? null : knownPath(new LinuxCalls.Id(st.dev(), st.ino()));
@@ -287,7 +296,7 @@ final class Broker {
         if (parent == null || last == null || scope.stream().noneMatch(full::startsWith)) {
             return null;
         }
-        int dirFd = openDirectory(parent);
+        int dirFd = openDirectory(parent, RESOLVE_NO_SYMLINKS);
         if (dirFd < 0) {
             return null; // a link on the way, or no such directory
         }
@@ -499,12 +508,12 @@ final class Broker {
         }
     }
 
-    /** An O_PATH descriptor of the directory {@code p}, no symbolic link followed anywhere; -1 on failure. */
-    private static int openDirectory(Path p) {
+    /** An O_PATH descriptor of the directory {@code p} resolved as {@code resolve} says (openat2(2)); -1 on failure. */
+    private static int openDirectory(Path p, int resolve) {
         com.sun.jna.Memory how = new com.sun.jna.Memory(24); // struct open_how { u64 flags; u64 mode; u64 resolve; }
         how.clear();
         how.setLong(0, LinuxAbi.O_PATH | LinuxAbi.O_DIRECTORY | LinuxAbi.O_CLOEXEC);
-        how.setLong(16, RESOLVE_NO_SYMLINKS);
+        how.setLong(16, resolve);
         try {
             return (int) LibC.syscall(LinuxAbi.SYS_OPENAT2, LinuxAbi.AT_FDCWD, p.toString(), how, 24L);
         } catch (com.sun.jna.LastErrorException e) {

@@ -44,7 +44,10 @@ class BrokerTest {
         Files.writeString(root.resolve("README"), "readme\n");
         Files.createSymbolicLink(root.resolve("link"), root.resolve(".env"));
         Files.createLink(root.resolve("hl"), root.resolve(".env"));
-        Broker broker = new Broker(List.of(root), List.of(root.resolve(".env"), root.resolve("secret.key"),
+        // the broker's own working directory, served too: a magic link resolved by the broker would name it
+        Path brokerCwd = Path.of("").toAbsolutePath().toRealPath();
+        String magic = "magic-" + ProcessHandle.current().pid() + ".txt";
+        Broker broker = new Broker(List.of(root, brokerCwd), List.of(root.resolve(".env"), root.resolve("secret.key"),
                 root.resolve("agent.lock")));
 
         List<String> ops = List.of(
@@ -58,11 +61,16 @@ class BrokerTest {
                 "write", root.resolve("README").toString(), "edited",
                 "write", root.resolve("../outside/y").toString(), "outside",
                 "write", "relative.txt", "relative",
-                "mkdir", root.resolve("agent.lock").toString());
+                "mkdir", root.resolve("agent.lock").toString(),
+                "write", "/proc/self/cwd/" + magic, "misdirected");
         List<String> results = runChild(broker, root, outside, ops);
         assertEquals(List.of("ok", "ok", "ok", "failed AccessDeniedException", "failed AccessDeniedException",
                 "failed AccessDeniedException", "failed AccessDeniedException", "ok", "ok", "ok",
-                "failed AccessDeniedException"), results);
+                "failed AccessDeniedException", "failed AccessDeniedException"), results);
+        // the caller's /proc/self/cwd is ROOT (create-restricted): left to the kernel, refused by the domain; never
+        // made in the broker's own working directory
+        assertFalse(Files.exists(brokerCwd.resolve(magic)));
+        assertFalse(Files.exists(root.resolve(magic)));
 
         assertTrue(Files.isDirectory(root.resolve("target")));
         assertEquals("made-inside", Files.readString(root.resolve("target/x")));
