@@ -53,13 +53,13 @@ public final class Main {
         }
     }
 
-    /** Whether the command reads file names (everything but help, version, schema and completion). */
+    /** Whether the command reads file names (everything but help, version, schema, completion, apparmor-profile). */
     static boolean readsFileNames(String[] args) {
         if (args.length == 0) {
             return false;
         }
         return switch (args[0]) {
-            case "-h", "--help", "-V", "--version", "help", "schema", "generate-completion" -> false;
+            case "-h", "--help", "-V", "--version", "help", "schema", "generate-completion", "apparmor-profile" -> false;
             default -> true;
         };
     }

@@ -15,7 +15,7 @@ import java.util.Properties;
  */
 @Command(name = "ralon", mixinStandardHelpOptions = true, versionProvider = Ralon.Version.class,
         subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class, HookCommand.class,
-                SchemaCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
+                SchemaCommand.class, AppArmorProfileCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         description = {"Makes the paths an agent.lock protects read-only to the kernel for an AI coding agent.", ""},
         footerHeading = "%nExamples:%n",
         footer = {
@@ -31,6 +31,7 @@ import java.util.Properties;
                 "  ralon hook claude-code              an agent's pre-write hook (JSON on stdin; formats: hook --help)",
                 "  ralon schema > agent.lock.schema.json   the JSON Schema, for editors",
                 "  source <(ralon generate-completion) bash/zsh completion",
+                "  ralon apparmor-profile              the AppArmor profile the mount backend needs on Ubuntu 23.10+",
                 "",
                 "Exit codes: 0 fine; 1 protected / cannot enforce; 2 error (no policy, bad policy, bad arguments).",
                 "`ralon run` exits with the command's own status once the command has started."})

@@ -93,34 +93,41 @@ final class MountProbe {
             unshare = u;
             return Probe.available("user namespaces usable (" + u + ", Linux " + kernel + ")");
         }
-        return diagnose(out, u);
+        return diagnose(out, u, MountProbe::readSysctl);
     }
 
     /** Says why the namespace chain failed, from unshare's message and the sysctls that switch namespaces off. */
     static Probe diagnose(String unshareOutput, Path u) {
+        return diagnose(unshareOutput, u, MountProbe::readSysctl);
+    }
+
+    /** As {@link #diagnose(String, Path)}, reading each sysctl file through {@code sysctl} (null: absent). */
+    static Probe diagnose(String unshareOutput, Path u, java.util.function.UnaryOperator<String> sysctl) {
         String firstLine = unshareOutput.lines().findFirst().orElse("(no message)");
         if (unshareOutput.contains("unrecognized option") || unshareOutput.contains("invalid option")) {
             return Probe.unavailable(u + " is too old: it lacks --map-user (util-linux 2.36): " + firstLine,
                     "install util-linux 2.36 or later");
         }
-        String apparmor = readSysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+        String apparmor = sysctl.apply("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
         if ("1".equals(apparmor)) {
             return Probe.unavailable("AppArmor forbids unprivileged user namespaces"
                             + " (kernel.apparmor_restrict_unprivileged_userns=1): " + firstLine,
-                    "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile granting userns");
+                    "install Ralon's AppArmor profile as root: ralon apparmor-profile > /etc/apparmor.d/ralon &&"
+                            + " apparmor_parser -r /etc/apparmor.d/ralon (or sysctl -w"
+                            + " kernel.apparmor_restrict_unprivileged_userns=0; until then landlock is used)");
         }
-        String clone = readSysctl("/proc/sys/kernel/unprivileged_userns_clone");
+        String clone = sysctl.apply("/proc/sys/kernel/unprivileged_userns_clone");
         if ("0".equals(clone)) {
             return Probe.unavailable("unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone=0): "
                     + firstLine, "sysctl -w kernel.unprivileged_userns_clone=1");
         }
-        String maxUser = readSysctl("/proc/sys/user/max_user_namespaces");
+        String maxUser = sysctl.apply("/proc/sys/user/max_user_namespaces");
         if ("0".equals(maxUser) || "1".equals(maxUser)) {
             return Probe.unavailable("user namespaces are limited to " + maxUser + " (user.max_user_namespaces="
                     + maxUser + "; the mount backend needs 2 nested): " + firstLine,
                     "sysctl -w user.max_user_namespaces=15000");
         }
-        String maxMnt = readSysctl("/proc/sys/user/max_mnt_namespaces");
+        String maxMnt = sysctl.apply("/proc/sys/user/max_mnt_namespaces");
         if ("0".equals(maxMnt) || "1".equals(maxMnt)) {
             return Probe.unavailable("mount namespaces are limited to " + maxMnt + " (user.max_mnt_namespaces): "
                     + firstLine, "sysctl -w user.max_mnt_namespaces=15000");

@@ -64,6 +64,18 @@ class MountEnforcerTest {
         assertTrue(p.fix().contains("util-linux 2.36"), p.fix());
     }
 
+    /** Ubuntu 23.10+: the route is Ralon's AppArmor profile (the sysctl read as that machine has it). */
+    @Test
+    void diagnosesUbuntusRestrictionAndNamesTheProfile() {
+        Probe p = MountProbe.diagnose("unshare: cannot change root filesystem propagation: Permission denied",
+                Path.of("/usr/bin/unshare"),
+                f -> f.endsWith("/apparmor_restrict_unprivileged_userns") ? "1" : null);
+        assertFalse(p.available());
+        assertTrue(p.detail().contains("kernel.apparmor_restrict_unprivileged_userns=1"), p.detail());
+        assertTrue(p.fix().contains("ralon apparmor-profile > /etc/apparmor.d/ralon"), p.fix());
+        assertTrue(p.fix().contains("apparmor_parser -r /etc/apparmor.d/ralon"), p.fix());
+    }
+
     @Test
     void kernelVersionParsing() {
         assertTrue(MountProbe.kernelAtLeast("6.18.0-1-amd64", 5, 12));
