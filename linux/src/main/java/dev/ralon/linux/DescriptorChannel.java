@@ -111,15 +111,7 @@ public final class DescriptorChannel {
      * came in time.
      */
     public static Message receive(int socket, int timeoutMillis) throws IOException {
-        Memory pfd = new Memory(8);
-        pfd.setInt(0, socket);
-        pfd.setShort(4, (short) 1); // POLLIN
-        pfd.setShort(6, (short) 0);
-        int r = LibC.poll(pfd, 1, timeoutMillis);
-        if (r <= 0) {
-            if (r < 0) {
-                throw new IOException("poll: " + Errno.text(Native.getLastError()));
-            }
+        if (Poll.await(socket, timeoutMillis) == Poll.Readiness.TIMED_OUT) {
             return null;
         }
         Memory buf = new Memory(MAX_MESSAGE);

@@ -298,16 +298,7 @@ public final class SeccompNotify {
      * @throws IOException when the kernel fails the read for another reason
      */
     public static Call receive(int listener, int timeoutMillis) throws IOException {
-        Memory pfd = new Memory(8); // struct pollfd { int fd; short events; short revents; }
-        pfd.setInt(0, listener);
-        pfd.setShort(4, (short) 1); // POLLIN
-        pfd.setShort(6, (short) 0);
-        int r = LibC.poll(pfd, 1, timeoutMillis);
-        if (r < 0) {
-            throw new IOException("poll: " + Errno.text(Native.getLastError()));
-        }
-        short revents = pfd.getShort(6);
-        if (r == 0 || (revents & 1) == 0) {
+        if (Poll.await(listener, timeoutMillis) != Poll.Readiness.READABLE) {
             return null; // timeout, or POLLHUP: the last process under the filter has gone
         }
         Memory n = new Memory(NOTIF_SIZE);

@@ -280,10 +280,6 @@ public final class SessionContainer {
     }
 
     private static void awaitReady(int fd) throws ExecException {
-        com.sun.jna.Memory pfd = new com.sun.jna.Memory(8); // struct pollfd { int fd; short events; short revents; }
-        pfd.clear();
-        pfd.setInt(0, fd);
-        pfd.setShort(4, (short) 1); // POLLIN
         long deadline = System.nanoTime() + PID1_READY_MILLIS * 1_000_000L;
         StringBuilder said = new StringBuilder();
         byte[] buf = new byte[64];
@@ -293,16 +289,12 @@ public final class SessionContainer {
                 throw new ExecException("the session's PID 1 did not mount its /proc within " + PID1_READY_MILLIS
                         + " ms");
             }
-            int n = LibC.poll(pfd, 1, left);
-            if (n < 0) {
-                if (com.sun.jna.Native.getLastError() == 4) { // EINTR
+            try {
+                if (Poll.await(fd, left) == Poll.Readiness.TIMED_OUT) {
                     continue;
                 }
-                throw new ExecException("cannot wait for the session's PID 1: "
-                        + Errno.text(com.sun.jna.Native.getLastError()) + " (poll)");
-            }
-            if (n == 0) {
-                continue;
+            } catch (java.io.IOException e) {
+                throw new ExecException("cannot wait for the session's PID 1: " + e.getMessage());
             }
             long r = LibC.read(fd, buf, buf.length);
             if (r <= 0) {

@@ -176,13 +176,8 @@ final class Broker {
         }
     }
 
-    private static boolean hungUp(int listener) {
-        com.sun.jna.Memory pfd = new com.sun.jna.Memory(8);
-        pfd.setInt(0, listener);
-        pfd.setShort(4, (short) 1);
-        pfd.setShort(6, (short) 0);
-        int r = LibC.poll(pfd, 1, 0);
-        return r > 0 && (pfd.getShort(6) & 0x10) != 0; // POLLHUP
+    private static boolean hungUp(int listener) throws IOException {
+        return dev.ralon.linux.Poll.await(listener, 0) == dev.ralon.linux.Poll.Readiness.HUNG_UP;
     }
 
     /** What a call asks for. */

@@ -6,6 +6,7 @@ import dev.ralon.linux.Errno;
 import dev.ralon.linux.ExecException;
 import dev.ralon.linux.LibC;
 import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.OwnJvm;
 import dev.ralon.linux.SeccompNotify;
 
 import java.io.IOException;
@@ -65,14 +66,10 @@ final class BrokerProcess {
         } catch (NumberFormatException e) {
             return "cannot read the kernel's version: " + release;
         }
-        if (!Files.isExecutable(Path.of(java())) || !Files.isExecutable(Path.of("/bin/sh"))) {
-            return "no java executable at " + java() + " to run the broker";
+        if (!Files.isExecutable(OwnJvm.java()) || !Files.isExecutable(Path.of("/bin/sh"))) {
+            return "no java executable at " + OwnJvm.java() + " to run the broker";
         }
         return null;
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /**
@@ -118,9 +115,10 @@ final class BrokerProcess {
 
     /** {@code /bin/sh -c '"$@" &' sh java ... BrokerProcess}, with {@code end} as descriptor 3; waits for the shell. */
     private static void spawn(int end) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" & exit 0", "sh", java(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:-UsePerfData", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName()));
+        // the JVM as the launcher starts ralon's (its archive, JNA's settings): the broker's start is on the command's
+        // critical path, since the command's first call the filter sends waits for it (docs/backend-landlock.md)
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" & exit 0", "sh"));
+        argv.addAll(OwnJvm.command(BrokerProcess.class.getName()));
         List<String> env = new ArrayList<>();
         System.getenv().forEach((k, v) -> env.add(k + "=" + v));
         com.sun.jna.Memory actions = new com.sun.jna.Memory(256);

@@ -12,6 +12,7 @@ import dev.ralon.linux.Exec;
 import dev.ralon.linux.LauncherNamespace;
 import dev.ralon.linux.LibC;
 import dev.ralon.linux.LinuxAbi;
+import dev.ralon.linux.OwnJvm;
 import dev.ralon.linux.SessionContainer;
 
 import java.io.File;
@@ -34,20 +35,6 @@ import java.util.Optional;
  * </ul>
  */
 final class MountLaunch {
-    /**
-     * JVM options for the stage: {@code ralon_vm} of the launcher (cli/src/main/launcher/ralon.sh), which the archive or
-     * AOT cache was made with, then its logging options: JVM warnings go to stderr, never into the command's stdout, and
-     * the JVM's report of an archive it could not use is off.
-     */
-    static final List<String> STAGE_JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-MaxFDLimit", "-XX:-UsePerfData", "-Xss1m",
-            "-XX:+DisableAttachMechanism", "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
-    /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
-    static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
-    /** System properties of the host JVM passed on to the stage JVM (where JNA unpacks and finds its library). */
-    static final List<String> STAGE_PROPERTIES = List.of("jna.tmpdir", "java.io.tmpdir", "jna.boot.library.path",
-            "jna.nosys", "jna.nounpack", "jna.library.path", "jna.platform.library.path");
-
     private MountLaunch() {
     }
 
@@ -86,43 +73,7 @@ final class MountLaunch {
         List<String> argv = new ArrayList<>();
         argv.add(unshare.toString());
         argv.addAll(List.of("--user", "--map-root-user", "--mount", "--propagation", "private", "--"));
-        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        argv.addAll(STAGE_JVM_OPTIONS);
-        String archive = System.getProperty(CDS_ARCHIVE_PROPERTY);
-        if (archive != null && System.getProperty("java.vm.info", "").contains("sharing")) {
-            // The launcher's archive, which this JVM mapped: the stage runs the same jar (same class path, below), so
-            // it maps it too (docs/performance.md). -Xshare:auto: were it unusable, the stage runs without it. On JDK
-            // 25+ it is an AOT cache (.aot, see ralon.sh), whose report of a mismatch is silenced as the launcher does.
-            // -Xshare:auto is refused beside -XX:AOTCache (whose default AOTMode=auto is the same rule).
-            if (archive.endsWith(".aot")) {
-                argv.add("-XX:AOTCache=" + archive);
-                argv.add("-Xlog:aot*=off:stderr");
-            } else {
-                argv.add("-Xshare:auto");
-                argv.add("-XX:SharedArchiveFile=" + archive);
-            }
-        } else {
-            argv.add("-Xshare:auto");
-        }
-        if (Runtime.version().feature() >= 22) {
-            // JEP 454 (Java 22+) warns on stderr when JNA calls System.load without this; Java 17 rejects the option.
-            argv.add("--enable-native-access=ALL-UNNAMED");
-        }
-        for (String prop : STAGE_PROPERTIES) {
-            String v = System.getProperty(prop);
-            if (v != null) {
-                argv.add("-D" + prop + "=" + v);
-            }
-        }
-        // JNA's NativeLibrary class initialiser forks "/sbin/ldconfig -p" to build a library search path unless
-        // jna.platform.library.path is set (measured: one fork+exec, 30-300 ms of the stage's start). The stage only
-        // loads libc, which JNA opens as libc.so.6 through the dynamic loader without that search path.
-        if (System.getProperty("jna.platform.library.path") == null) {
-            argv.add("-Djna.platform.library.path=/lib:/usr/lib");
-        }
-        argv.add("-cp");
-        argv.add(absoluteClasspath(System.getProperty("java.class.path")));
-        argv.add(MountStage.class.getName());
+        argv.addAll(OwnJvm.command(MountStage.class.getName()));
         argv.add(file.toString());
         argv.add(PlanFile.sha256(bytes));
         argv.add("--");
@@ -191,15 +142,5 @@ final class MountLaunch {
     private static String timeout() {
         return SessionContainer.unavailableReason() != null ? ""
                 : SessionContainer.timeout().map(Path::toString).orElse("");
-    }
-
-    private static String absoluteClasspath(String cp) {
-        List<String> out = new ArrayList<>();
-        for (String entry : cp.split(File.pathSeparator)) {
-            if (!entry.isEmpty()) {
-                out.add(Path.of(entry).toAbsolutePath().toString());
-            }
-        }
-        return String.join(File.pathSeparator, out);
     }
 }
