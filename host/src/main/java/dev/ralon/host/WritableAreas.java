@@ -29,7 +29,8 @@ import java.util.Map;
  *       servers, plugins, commands, instructions) is in the baseline. Not {@code ~/.claude.json}, which holds Claude
  *       Code's user-scoped MCP servers: a server added there runs in the next {@code claude} started outside;</li>
  *   <li><b>caches whose content is checked before use</b>: npm's content-addressed cache ({@code ~/.npm/_cacache},
- *       verified against its integrity hash on every read) and its logs. Not Maven's {@code ~/.m2/repository} (a
+ *       verified against its integrity hash on every read) and its logs (when npm is on {@code PATH} and they do not
+ *       exist, that is said: the session could not make them). Not Maven's {@code ~/.m2/repository} (a
  *       jar there is not checked again when a build uses it), nor a tool distribution: such a cache written by the
  *       session would be code a later build runs unverified;</li>
  *   <li><b>the user's additions</b>: each line of {@code ~/.config/ralon/writable} (a path, absolute or
@@ -99,6 +100,7 @@ public final class WritableAreas {
             for (String[] s : CHECKED_CACHES) {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
             }
+            missingNpmCache(left, home, env);
             Path file = userFile(env, home);
             for (String line : userFile(file)) {
                 Path p = line.equals("~") ? home : line.startsWith("~/") ? home.resolve(line.substring(2)) : Path.of(line);
@@ -274,6 +276,33 @@ public final class WritableAreas {
         if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             addQuietly(areas, d, why);
         }
+    }
+
+    /**
+     * npm's checked cache, when npm is installed (on {@code PATH}) and the cache does not exist yet: said, since nothing
+     * is created here and the session cannot make it (its parent, in {@code $HOME}, is read-only to the session under
+     * every backend: npm's first {@code install} in a session then fails with ENOENT/EACCES on {@code ~/.npm}).
+     */
+    private static void missingNpmCache(List<Left> left, Path home, Map<String, String> env) {
+        Path cache = home.resolve(CHECKED_CACHES.get(0)[0]);
+        if (Files.exists(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !onPath("npm", env.get("PATH"))) {
+            return;
+        }
+        left.add(new Left("~/" + CHECKED_CACHES.get(0)[0], "npm's cache: it does not exist yet and a session cannot"
+                + " make it, so npm install would fail; make it and its logs before the run: mkdir -p ~/.npm/_cacache"
+                + " ~/.npm/_logs"));
+    }
+
+    private static boolean onPath(String name, String path) {
+        if (path == null) {
+            return false;
+        }
+        for (String dir : path.split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void addQuietly(Map<Path, Confinement.Area> areas, Path p, String why) {
