@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code ralon apparmor-profile}: the profile attaches to the launcher's real path, exactly (AppArmor's globbing
  * characters escaped), grants {@code userns} in unconfined mode, and is refused without a launcher. Whether
- * AppArmor 4's own parser accepts it is checked by {@code bench/apparmor-parse.sh} (no AppArmor parser of that version
+ * AppArmor 4's own parser accepts it is checked by {@code checks/apparmor-parse.sh} (no AppArmor parser of that version
  * on the build machines; docs/backend-mount.md records the run).
  */
 class AppArmorProfileTest {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Compiles `ralon apparmor-profile`'s output with AppArmor's own parser (apparmor_parser -Q -K: parse and compile,
 # load nothing, write no cache), as the .deb's postinst and a tarball user's install step would load it.
-#   bench/apparmor-parse.sh RALON BASE PARSER [PARSER ARGS...]
+#   checks/apparmor-parse.sh RALON BASE PARSER [PARSER ARGS...]
 # RALON: the launcher (cli/target/ralon). BASE: an AppArmor 4 policy directory holding abi/4.0 and tunables/global
 # (/etc/apparmor.d). PARSER: apparmor_parser 4.x, possibly behind a loader. Exit 0 when the parser accepts it.
 set -eu
