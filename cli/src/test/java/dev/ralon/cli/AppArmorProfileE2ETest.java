@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * AppArmor 4's own parser accepts it is checked by {@code checks/apparmor-parse.sh} (no AppArmor parser of that version
  * on the build machines; docs/backend-mount.md records the run).
  */
-class AppArmorProfileTest {
+class AppArmorProfileE2ETest {
     @BeforeAll
     static void executable() {
         CliE2ETest.executable();
