@@ -1,5 +1,7 @@
 package dev.ralon.cli;
 
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -52,6 +54,29 @@ final class AppArmorProfile {
                 + "  # Site-specific additions and overrides. See local/README for details.\n"
                 + "  include if exists <local/" + NAME + ">\n"
                 + "}\n";
+    }
+
+    /**
+     * Why {@code launcher} (a real path) could be replaced by a user other than root, or null when it cannot: the file
+     * and every directory above it must belong to root and be writable by nobody else, except a sticky directory
+     * (/tmp) whose next entry belongs to root (chmod(2): in a sticky directory only the owner of an entry may rename
+     * or remove it). The rule sshd's StrictModes applies to its key files, for the same reason: a profile attaches by
+     * path (apparmor.d(5)).
+     */
+    static String replaceableBy(Path launcher) throws java.io.IOException {
+        // walked from the file up: when a directory is reached, the entry below it was found to belong to root
+        for (Path p = launcher; p != null; p = p.getParent()) {
+            int uid = (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            if (uid != 0) {
+                return p + " belongs to uid " + uid;
+            }
+            boolean stickyDirectory = !p.equals(launcher) && (mode & 01000) != 0;
+            if ((mode & 022) != 0 && !stickyDirectory) {
+                return p + " is writable by its group or by everyone (mode " + Integer.toOctalString(mode & 07777) + ")";
+            }
+        }
+        return null;
     }
 
     /**

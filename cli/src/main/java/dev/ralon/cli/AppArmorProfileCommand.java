@@ -10,7 +10,9 @@ import java.util.concurrent.Callable;
 /**
  * {@code ralon apparmor-profile}: prints the AppArmor profile ({@link AppArmorProfile}) for the launcher this JVM was
  * started by, so that the mount backend works where Ubuntu restricts unprivileged user namespaces. Refused (exit 2)
- * when not started by the launcher: there is then no executable to attach it to.
+ * when not started by the launcher (there is then no executable to attach it to), and when the launcher could be
+ * replaced by anyone but root ({@link AppArmorProfile#replaceableBy}): AppArmor attaches by path, so the profile
+ * would grant user namespaces to whatever is put there.
  */
 @Command(name = "apparmor-profile", mixinStandardHelpOptions = true,
         description = {"Print the AppArmor profile that lets this ralon create its user namespaces where",
@@ -37,6 +39,17 @@ final class AppArmorProfileCommand implements Callable<Integer> {
         }
         if (!Files.isRegularFile(real)) {
             throw CliException.error("apparmor-profile: the launcher " + real + " is not a file");
+        }
+        String replaceable;
+        try {
+            replaceable = AppArmorProfile.replaceableBy(real);
+        } catch (IOException | RuntimeException e) {
+            throw CliException.error("apparmor-profile: cannot read who may replace " + real + ": " + e);
+        }
+        if (replaceable != null) {
+            throw CliException.error("apparmor-profile: the launcher " + real + " can be replaced by others than root ("
+                    + replaceable + "): the profile would grant user namespaces to whatever is put there; install"
+                    + " ralon where only root can write (/usr/local/bin, /opt, the .deb) and run it from there");
         }
         String text;
         try {
