@@ -29,8 +29,10 @@ final class WritableReport {
         for (Confinement.Area a : o.confinement().areas()) {
             out.add("  writable: " + display(a.path(), home) + (a.directory() ? "/" : "") + " (" + a.why() + ")");
         }
-        for (WritableAreas.Left l : o.left()) {
-            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+        for (List<WritableAreas.Left> ls : List.of(o.left(), o.absent())) {
+            for (WritableAreas.Left l : ls) {
+                out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+            }
         }
         return out;
     }
@@ -49,8 +51,13 @@ final class WritableReport {
         }
         m.put("areas", areas);
         List<Object> left = new ArrayList<>();
-        for (WritableAreas.Left l : o.left()) {
-            left.add(Map.of("path", l.path(), "why", l.why()));
+        for (List<WritableAreas.Left> ls : List.of(o.left(), o.absent())) {
+            for (WritableAreas.Left l : ls) {
+                Map<String, Object> e = new LinkedHashMap<>(); // one key order (Map.of's differs between JVMs)
+                e.put("path", l.path());
+                e.put("why", l.why());
+                left.add(e);
+            }
         }
         m.put("notWritable", left);
         return m;

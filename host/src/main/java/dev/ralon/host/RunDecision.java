@@ -119,7 +119,7 @@ public final class RunDecision {
     public static Inputs inputs(BackendSurvey survey, PolicySet policies, Expansion expansion, Options options) {
         // where the session may write outside the project (WritableAreas); everything else read-only to it
         WritableAreas.Outcome writable = options.writeAnywhere()
-                ? new WritableAreas.Outcome(Confinement.NONE, List.of())
+                ? new WritableAreas.Outcome(Confinement.NONE, List.of(), List.of())
                 : WritableAreas.of(policies.nearest().root(), options.env(), options.temp(), options.allowWrite(),
                         options.cwd());
         ProtectedSet policySet = ProtectedSets.from(expansion);

@@ -60,8 +60,16 @@ public final class WritableAreas {
     public record Left(String path, String why) {
     }
 
-    /** The confinement and what was left out. */
-    public record Outcome(Confinement confinement, List<Left> left) {
+    /**
+     * The confinement; what was asked for and left out (said at every run's start); and what would be an area but does
+     * not exist yet, which a session cannot make (listed by {@code status} and {@code --dry-run}: not an error of the
+     * user's, so not repeated at every start).
+     */
+    public record Outcome(Confinement confinement, List<Left> left, List<Left> absent) {
+        public Outcome {
+            left = List.copyOf(left);
+            absent = List.copyOf(absent);
+        }
     }
 
     /**
@@ -74,6 +82,7 @@ public final class WritableAreas {
     public static Outcome of(Path projectRoot, Map<String, String> env, Path temp, List<String> allowWrite, Path cwd) {
         Map<Path, Confinement.Area> areas = new LinkedHashMap<>();
         List<Left> left = new ArrayList<>();
+        List<Left> absent = new ArrayList<>();
         Path home = home(env);
         add(areas, left, projectRoot, "the project");
         gitDirectory(areas, left, projectRoot);
@@ -100,7 +109,7 @@ public final class WritableAreas {
             for (String[] s : CHECKED_CACHES) {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
             }
-            missingNpmCache(left, home, env);
+            missingNpmCache(absent, home, env);
             Path file = userFile(env, home);
             for (String line : userFile(file)) {
                 Path p = line.equals("~") ? home : line.startsWith("~/") ? home.resolve(line.substring(2)) : Path.of(line);
@@ -112,7 +121,7 @@ public final class WritableAreas {
                     : a.startsWith("~/") && home != null ? home.resolve(a.substring(2)) : cwd.resolve(a);
             add(areas, left, p, "your addition (--allow-write)");
         }
-        return new Outcome(new Confinement(true, outermost(areas)), List.copyOf(left));
+        return new Outcome(new Confinement(true, outermost(areas)), left, absent);
     }
 
     /** {@code $XDG_CONFIG_HOME/ralon/writable}, else {@code ~/.config/ralon/writable}. */

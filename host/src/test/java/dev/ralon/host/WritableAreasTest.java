@@ -35,20 +35,21 @@ class WritableAreasTest {
         Path npm = Files.writeString(bin.resolve("npm"), "#!/bin/sh\n");
 
         WritableAreas.Outcome none = areas(home, bin);
-        assertTrue(none.left().isEmpty(), "npm is not executable yet: " + none.left());
+        assertTrue(none.absent().isEmpty(), "npm is not executable yet: " + none.absent());
 
         Files.setPosixFilePermissions(npm, PosixFilePermissions.fromString("rwxr-xr-x"));
         WritableAreas.Outcome missing = areas(home, bin);
-        assertEquals(1, missing.left().size(), missing.left().toString());
-        assertEquals("~/.npm/_cacache", missing.left().get(0).path());
-        assertTrue(missing.left().get(0).why().contains("mkdir -p ~/.npm/_cacache ~/.npm/_logs"),
-                missing.left().get(0).why());
+        assertEquals(1, missing.absent().size(), missing.absent().toString());
+        assertEquals("~/.npm/_cacache", missing.absent().get(0).path());
+        assertTrue(missing.absent().get(0).why().contains("mkdir -p ~/.npm/_cacache ~/.npm/_logs"),
+                missing.absent().get(0).why());
         assertTrue(Files.notExists(home.resolve(".npm")), "nothing is created");
+        assertTrue(missing.left().isEmpty(), "not said at every start: " + missing.left());
 
         Files.createDirectories(home.resolve(".npm/_cacache"));
         Files.createDirectories(home.resolve(".npm/_logs"));
         WritableAreas.Outcome present = areas(home, bin);
-        assertTrue(present.left().isEmpty(), present.left().toString());
+        assertTrue(present.absent().isEmpty(), present.absent().toString());
         assertTrue(present.confinement().areas().stream()
                 .anyMatch(a -> a.path().equals(home.resolve(".npm/_cacache"))), present.confinement().areas().toString());
     }
