@@ -182,6 +182,24 @@ public final class Attacks {
         a.add(sh("mv-way-up", "mv the directory two levels up (the protected path's grandparent) elsewhere", g,
                 EnumSet.of(PathKind.FILE, PathKind.GLOB), "cd / && U=$(dirname \"$W\") && mv \"$U\" \"$U.moved\""));
 
+        // Around a checker that acts for the command (a seccomp user-notification broker, as landlock's): the path
+        // rewritten after the notification, a directory swapped with a link during the call, a flood of calls, and
+        // names a checker resolving them in its own context would misread ("..", /proc/self magic links). Before the
+        // mount-table attacks, like every attack on agent.lock: an undone mount would let them through.
+        g = Guarantee.MODIFY_CONTENT;
+        a.add(prog("race-path", "race: open(PATH-IN-MEMORY, O_WRONLY|O_CREAT|O_TRUNC) while another thread rewrites"
+                + " the memory between an unprotected name and FILE", g, CONTENT, "race-path"));
+        a.add(prog("race-dir-link", "race: open(DIR/sw/NAME) for writing while another thread moves a directory and a"
+                + " link to DIR in turn to DIR/sw", g, CONTENT, "race-dir-link"));
+        a.add(prog("flood", "flood: four threads create and remove files beside FILE while another opens FILE for"
+                + " writing again and again", g, CONTENT, "flood"));
+        a.add(sh("dotdot", "mkdir DIR/dd, then echo pwned > DIR/dd/../NAME", g, CONTENT,
+                "d=$(dirname \"$T\"); mkdir \"$d/dd-$ID\"; echo pwned > \"$d/dd-$ID/../${T##*/}\""));
+        a.add(sh("magic-cwd", "cd DIR, then echo pwned > /proc/self/cwd/NAME (a magic link of the caller's)", g,
+                CONTENT, "cd \"$(dirname \"$T\")\" && echo pwned > \"/proc/self/cwd/${T##*/}\""));
+        a.add(sh("magic-fd", "exec 3< DIR, then echo pwned > /proc/self/fd/3/NAME", g, CONTENT,
+                "exec 3<\"$(dirname \"$T\")\" && echo pwned > \"/proc/self/fd/3/${T##*/}\""));
+
         // Mount-table changes made directly in the sandbox's own namespace, then a write ($R is the protected path the
         // target lies in, the root of its read-only bind under a bind-mount enforcer). They catch an enforcer whose
         // command keeps the capabilities of the namespace that owns its mounts (a bubblewrap without --cap-drop ALL run
@@ -215,22 +233,6 @@ public final class Attacks {
                 EnumSet.of(PathKind.FILE), Attack.HELPER_UNIX_SOCKET));
         a.add(prog("helper-signal", "a process of the user's outside appends `pwned` to FILE when it gets SIGUSR1;"
                 + " the command sends it", g, EnumSet.of(PathKind.FILE), Attack.HELPER_SIGNAL));
-
-        // Around a checker that acts for the command (a seccomp user-notification broker, as landlock's): the path
-        // rewritten after the notification, a directory swapped with a link during the call, a flood of calls, and
-        // names a checker resolving them in its own context would misread ("..", /proc/self magic links)
-        a.add(prog("race-path", "race: open(PATH-IN-MEMORY, O_WRONLY|O_CREAT|O_TRUNC) while another thread rewrites"
-                + " the memory between an unprotected name and FILE", g, CONTENT, "race-path"));
-        a.add(prog("race-dir-link", "race: open(DIR/sw/NAME) for writing while another thread moves a directory and a"
-                + " link to DIR in turn to DIR/sw", g, CONTENT, "race-dir-link"));
-        a.add(prog("flood", "flood: four threads create and remove files beside FILE while another opens FILE for"
-                + " writing again and again", g, CONTENT, "flood"));
-        a.add(sh("dotdot", "mkdir DIR/dd, then echo pwned > DIR/dd/../NAME", g, CONTENT,
-                "d=$(dirname \"$T\"); mkdir \"$d/dd-$ID\"; echo pwned > \"$d/dd-$ID/../${T##*/}\""));
-        a.add(sh("magic-cwd", "cd DIR, then echo pwned > /proc/self/cwd/NAME (a magic link of the caller's)", g,
-                CONTENT, "cd \"$(dirname \"$T\")\" && echo pwned > \"/proc/self/cwd/${T##*/}\""));
-        a.add(sh("magic-fd", "exec 3< DIR, then echo pwned > /proc/self/fd/3/NAME", g, CONTENT,
-                "exec 3<\"$(dirname \"$T\")\" && echo pwned > \"/proc/self/fd/3/${T##*/}\""));
 
         return List.copyOf(a);
     }
