@@ -17,7 +17,24 @@
 # set -f: no pathname expansion of the unquoted words below (-Xlog:cds*=off, $cds, $PATH's entries): a file named like
 # an option in the working directory must not replace one.
 set -f
+self=$0
+case $self in ./*) self=${self#./} ;; esac
+case $self in /*) ;; *) self=$PWD/$self ;; esac
+# A release (dist/, docs/publishing.md): this file is bin/ralon of a tree that holds lib/ralon.release, runtime/ (a
+# jlinked Java runtime), lib/ralon.jsa (the class-data archive made at build time for that runtime and this file) and
+# lib/jna/ (JNA's native library, unpacked at build time): the runtime is used, whatever JAVA_HOME or PATH say (a
+# project's JAVA_HOME may be a JDK 11), unless RALON_JAVA names another java. The package managers start it through a
+# link (/usr/bin/ralon, npm's bin/ralon), resolved here: one fork, only for a link. -cp names the resolved file.
+ralon_rel=; ralon_cp=$self
+if [ -z "$RALON_JAVA" ]; then
+  ralon_real=$self
+  if [ -L "$self" ]; then ralon_real=$(readlink -f -- "$self" 2>/dev/null) || ralon_real=; fi
+  case $ralon_real in
+    /*/*) if [ -f "${ralon_real%/*/*}/lib/ralon.release" ]; then ralon_rel=${ralon_real%/*/*}; ralon_cp=$ralon_real; fi ;;
+  esac
+fi
 if [ -n "$RALON_JAVA" ]; then j="$RALON_JAVA"; jfrom="RALON_JAVA=$RALON_JAVA"
+elif [ -n "$ralon_rel" ]; then j="$ralon_rel/runtime/bin/java"; jfrom="the release's runtime"
 elif [ -n "$JAVA_HOME" ]; then j="$JAVA_HOME/bin/java"; jfrom="JAVA_HOME=$JAVA_HOME"
 else j=java; jfrom="java on PATH"; fi
 # Hook mode (`ralon hook ...`, also after --policy FILE): an agent calls this before each write, and reads any exit
@@ -82,11 +99,67 @@ ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfD
 # path, so another build, copy or JDK never meets it. -Xshare:auto: a stale, corrupt or foreign archive
 # is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
 # makes a new one. RALON_CDS=0 turns this off. Only shell built-ins run here on the usual path (no fork).
-self=$0
-case $self in ./*) self=${self#./} ;; esac
-case $self in /*) ;; *) self=$PWD/$self ;; esac
 cds=-Xshare:auto; cdslog=
-if [ "${RALON_CDS:-1}" != 0 ]; then
+ralon_levels() { # DIR beneath $c: ralon_paths = $c and each existing directory from $c down to DIR
+  ralon_paths=$c; p=$c; r=${1#"$c"/}
+  while [ -n "$r" ]; do
+    p=$p/${r%%/*}
+    case $r in */*) r=${r#*/} ;; *) r= ;; esac
+    [ -d "$p" ] || return 0
+    ralon_paths="$ralon_paths $p"
+  done
+}
+ralon_trusted() { # PATH...: the first is .ralon-cds, the others lie beneath it (so it is listed first)
+  [ -L "$1" ] && return 1
+  if [ -O "$1" ]; then ralon_own=ours; else ralon_own=root; fi
+  ralon_check "$@"
+}
+ralon_check() { # PATH...: ralon_own=ours: each the first's owner's or root's, the first the user's own; root: each
+  # root's; file: each the first's owner's or root's, whoever that is
+  # $(...) forks once and execs ls in that child; the lines are read back here from a here-document (dash writes
+  # a short one into a pipe itself, without a fork): one fork where a pipeline into a loop took two.
+  ralon_ls=$(LC_ALL=C ls -ldn -- "$@" 2>/dev/null) || return 1
+  ralon_n=0; ralon_owner=
+  while read -r ralon_m ralon_l ralon_u ralon_g ralon_rest; do
+    ralon_n=$((ralon_n + 1))
+    case $ralon_m in [d-]???????-*) ;; *) return 1 ;; esac # a link lists as l...; others' write bit: refused
+    # the group's write bit only where the group is the owner's own (gid = uid): the user-private group that makes
+    # login.defs' USERGROUPS_ENAB give users umask 002 (Debian, Ubuntu), so a tarball they unpack is group-writable
+    case $ralon_m in ?????w*) [ "$ralon_g" = "$ralon_u" ] || return 1 ;; esac
+    [ -n "$ralon_owner" ] || ralon_owner=$ralon_u
+    [ "$ralon_own" != root ] || [ "$ralon_u" = 0 ] || return 1
+    [ "$ralon_u" = "$ralon_owner" ] || [ "$ralon_u" = 0 ] || return 1
+  done <<EOF
+$ralon_ls
+EOF
+  [ "$ralon_n" = "$#" ]
+}
+if [ -n "$ralon_rel" ] && [ "$jp" = "$ralon_rel/runtime/bin/java" ]; then
+  # The release's own files (docs/security.md, "A release's files"): the runtime, the archive and JNA's library must
+  # each belong to this file's owner or root, none a link, none writable by others (nor by a group not the owner's
+  # own, as below); whoever could change them
+  # could not necessarily change this file (a group-writable lib/, say), and they are code this JVM runs before
+  # anything is enforced. Otherwise nothing starts: one line, exit 2 (the hook's deny code too).
+  case "$ralon_rel" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*)
+    ralon_nojava "the release at $ralon_rel is installed under a path with a space or a special character (move it)" ;;
+  esac
+  ralon_own=file
+  if ! ralon_check "$ralon_cp" "$ralon_rel" "$ralon_rel/bin" "$ralon_rel/lib" "$ralon_rel/lib/ralon.release" \
+       "$ralon_rel/lib/ralon.jsa" "$ralon_rel/lib/jna" "$ralon_rel/lib/jna/libjnidispatch.so" "$ralon_rel/runtime" \
+       "$ralon_rel/runtime/bin" "$ralon_rel/runtime/bin/java" "$ralon_rel/runtime/lib" "$ralon_rel/runtime/lib/modules" \
+       "$ralon_rel/runtime/lib/server" "$ralon_rel/runtime/lib/server/libjvm.so"; then
+    ralon_nojava "the release at $ralon_rel has a file that is missing, a link, or writable by another user than its owner or root (reinstall it)"
+  fi
+  # The archive was made at build time for this runtime and this file; -Xshare:auto: were it unusable, the start goes
+  # on without it (slower). Main never deletes it (it deletes only .ralon-cds's). RALON_CDS=0 leaves it unused.
+  if [ "${RALON_CDS:-1}" != 0 ]; then
+    cds="-Xshare:auto -XX:SharedArchiveFile=$ralon_rel/lib/ralon.jsa -Dralon.cds.archive=$ralon_rel/lib/ralon.jsa"
+  fi
+  # jna.nounpack: JNA never unpacks its library (it is here), and so neither makes nor clears its temporary directory,
+  # ~/.cache/JNA/temp, which Native otherwise does at every start (Native.loadNativeDispatchLibrary calls
+  # removeTemporaryFiles first): a first start writes nothing in the home directory
+  cds="$cds -Djna.boot.library.path=$ralon_rel/lib/jna -Djna.nounpack=true"
+elif [ "${RALON_CDS:-1}" != 0 ]; then
   # Beside the executable, never in $HOME: an agent sandboxed by `ralon run` can usually write its home directory,
   # and a planted archive would be mapped into the next ralon before anything is enforced. Whoever can write the
   # executable's directory can already replace the executable. Not writable (e.g. /usr/local/bin as a user): no
@@ -98,37 +171,10 @@ if [ "${RALON_CDS:-1}" != 0 ]; then
   esac
   # Trust (docs/security.md): .ralon-cds, every directory on the way down to the archive, the archive, and JNA's
   # directory and library must each be the user's or root's (all root's when .ralon-cds is root's: a shared install
-  # prepared with `sudo ralon status`), none a symbolic link, none writable by group or others. Else another user who
+  # prepared with `sudo ralon status`), none a symbolic link, none writable by others or by a group not the owner's own. Else another user who
   # can create entries beside the executable without being able to replace it (a sticky directory such as /tmp)
   # could plant an archive or a library, or a link to a directory of ours that they retarget after this check. One
   # `ls` checks them all; it is the only command a start runs besides java.
-  ralon_levels() { # DIR beneath $c: ralon_paths = $c and each existing directory from $c down to DIR
-    ralon_paths=$c; p=$c; r=${1#"$c"/}
-    while [ -n "$r" ]; do
-      p=$p/${r%%/*}
-      case $r in */*) r=${r#*/} ;; *) r= ;; esac
-      [ -d "$p" ] || return 0
-      ralon_paths="$ralon_paths $p"
-    done
-  }
-  ralon_trusted() { # PATH...: the first is .ralon-cds, the others lie beneath it (so it is listed first)
-    [ -L "$1" ] && return 1
-    if [ -O "$1" ]; then ralon_own=ours; else ralon_own=root; fi
-    # $(...) forks once and execs ls in that child; the lines are read back here from a here-document (dash writes
-    # a short one into a pipe itself, without a fork): one fork where a pipeline into a loop took two.
-    ralon_ls=$(LC_ALL=C ls -ldn -- "$@" 2>/dev/null) || return 1
-    ralon_n=0; ralon_owner=
-    while read -r ralon_m ralon_l ralon_u ralon_rest; do
-      ralon_n=$((ralon_n + 1))
-      case $ralon_m in [d-]????-??-*) ;; *) return 1 ;; esac # a link lists as l...; a group or other write bit: refused
-      [ -n "$ralon_owner" ] || ralon_owner=$ralon_u
-      [ "$ralon_own" = ours ] || [ "$ralon_u" = 0 ] || return 1
-      [ "$ralon_u" = "$ralon_owner" ] || [ "$ralon_u" = 0 ] || return 1
-    done <<EOF
-$ralon_ls
-EOF
-    [ "$ralon_n" = "$#" ]
-  }
   ralon_jsa=; ralon_jna=
   if [ -n "$c" ]; then
     a="$c/cds/@BUILD_ID@$self$jp.jsa"
@@ -157,7 +203,7 @@ EOF
     fi
     # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
     # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
-    if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$ralon_jsa.jna"; fi
+    if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$ralon_jsa.jna -Djna.nounpack=true"; fi
     if [ -n "$ralon_jsa" ]; then
       : # in use
     elif [ -e "$a" ] || [ -e "$aot" ]; then
@@ -215,16 +261,24 @@ fi
 # that file in between could change code this JVM runs before anything is enforced. So the JVM's libffi gets a
 # directory of the invoker's own that no confined session can write, made once (no fork on later starts); the user's
 # own value goes back to the command (RALON_USER_LIBFFI_TMPDIR, Run.userEnvironment). Not under a link.
+# libffi uses that file only where SELinux is enabled (selinuxfs mounted: its selinux_enabled_check; or under PaX's
+# EMUTRAMP); elsewhere it maps anonymous memory (checked with strace: `ralon status` opens no such file), so only there
+# is the directory made: a first start elsewhere writes nothing in the home directory.
 unset RALON_USER_LIBFFI_TMPDIR RALON_LIBFFI_SET
-case $HOME in
-  /*) ralon_ffi=${XDG_CACHE_HOME:-$HOME/.cache}/ralon/ffi
-      case $ralon_ffi in /*) ;; *) ralon_ffi=$HOME/.cache/ralon/ffi ;; esac
-      if [ ! -d "$ralon_ffi" ]; then mkdir -p -m 700 "$ralon_ffi" 2>/dev/null; fi
-      if [ -d "$ralon_ffi" ] && [ ! -L "$ralon_ffi" ] && [ -O "$ralon_ffi" ]; then
-        if [ -n "${LIBFFI_TMPDIR+set}" ]; then RALON_USER_LIBFFI_TMPDIR=$LIBFFI_TMPDIR; export RALON_USER_LIBFFI_TMPDIR; fi
-        LIBFFI_TMPDIR=$ralon_ffi; RALON_LIBFFI_SET=1; export LIBFFI_TMPDIR RALON_LIBFFI_SET
-      fi ;;
-esac
+ralon_ffi=
+if [ -e /sys/fs/selinux/enforce ] || [ -e /selinux/enforce ]; then
+  case $HOME in
+    /*) ralon_ffi=${XDG_CACHE_HOME:-$HOME/.cache}/ralon/ffi
+        case $ralon_ffi in /*) ;; *) ralon_ffi=$HOME/.cache/ralon/ffi ;; esac ;;
+  esac
+fi
+if [ -n "$ralon_ffi" ]; then
+  if [ ! -d "$ralon_ffi" ]; then mkdir -p -m 700 "$ralon_ffi" 2>/dev/null; fi
+  if [ -d "$ralon_ffi" ] && [ ! -L "$ralon_ffi" ] && [ -O "$ralon_ffi" ]; then
+    if [ -n "${LIBFFI_TMPDIR+set}" ]; then RALON_USER_LIBFFI_TMPDIR=$LIBFFI_TMPDIR; export RALON_USER_LIBFFI_TMPDIR; fi
+    LIBFFI_TMPDIR=$ralon_ffi; RALON_LIBFFI_SET=1; export LIBFFI_TMPDIR RALON_LIBFFI_SET
+  fi
+fi
 unset RALON_USER_LC_ALL RALON_LOCALE_FORCED
 case ${LC_ALL:-${LC_CTYPE:-$LANG}} in
   *.[Uu][Tt][Ff]-8|*.[Uu][Tt][Ff]8|*.[Uu][Tt][Ff]-8@*|*.[Uu][Tt][Ff]8@*) ;;
@@ -278,10 +332,10 @@ if [ -n "$ralon_userns" ]; then
   # no -D in RALON_JAVA_OPTS or _JAVA_OPTIONS can override it: LauncherNamespace). user.home: the JVM would otherwise
   # take uid 0's home from the password file.
   RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
-  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"
+  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
 fi
 if [ -n "$ralon_hook" ]; then
-  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"
+  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
   rc=$?
   case $rc in
     10) exit 0 ;;
@@ -291,4 +345,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$jp" $ralon_jvm $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$self" dev.ralon.cli.Boot "$@"
+exec "$jp" $ralon_jvm $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"

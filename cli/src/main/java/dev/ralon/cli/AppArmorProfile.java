@@ -31,6 +31,19 @@ final class AppArmorProfile {
     private AppArmorProfile() {
     }
 
+    /**
+     * {@code AppArmorProfile PATH}: prints {@link #text} for PATH, an install's path that does not exist yet. For the
+     * release build only (dist/): the .deb ships the profile for /usr/lib/ralon/bin/ralon, a directory only root can
+     * write once installed; {@code ralon apparmor-profile} is the command for a launcher that exists.
+     */
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: AppArmorProfile ABSOLUTE_PATH");
+            System.exit(2);
+        }
+        System.out.print(text(Path.of(args[0])));
+    }
+
     /** The profile attaching to {@code launcher}, an absolute path without links. */
     static String text(Path launcher) {
         if (!launcher.isAbsolute()) {

@@ -72,7 +72,10 @@ public final class Main {
      */
     static void forgetRejectedArchive() {
         String archive = System.getProperty("ralon.cds.archive");
-        if (archive != null && !System.getProperty("java.vm.info", "").contains("sharing")) {
+        // only the launcher's own cache (.ralon-cds, made on first use): a release's archive (lib/ralon.jsa, made at
+        // build time, dist/) belongs to the install and is never deleted by a start
+        if (archive != null && archive.contains("/.ralon-cds/")
+                && !System.getProperty("java.vm.info", "").contains("sharing")) {
             try {
                 java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(archive));
             } catch (java.io.IOException | RuntimeException e) {

@@ -114,7 +114,29 @@ final class Train {
                 s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+        awaitOwnThreads();
         System.exit(0);
+    }
+
+    /**
+     * Waits (at most 20 s in all) for the threads the commands above left running (BackendSurvey's daemon threads,
+     * named {@code ralon-*}: a command does not wait for the surveys it did not need). Without this, which of their
+     * classes and lambdas a training run records depended on how far they got before the exit, so two runs gave two
+     * class lists; the release build needs one (its archive is reproducible: dist/).
+     */
+    private static void awaitOwnThreads() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (t != Thread.currentThread() && t.getName().startsWith("ralon-") && left > 0) {
+                try {
+                    t.join(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private static void loadOnly(String className) {
