@@ -123,9 +123,12 @@ ralon_check() { # PATH...: ralon_own=ours: each the first's owner's or root's, t
   while read -r ralon_m ralon_l ralon_u ralon_g ralon_rest; do
     ralon_n=$((ralon_n + 1))
     case $ralon_m in [d-]???????-*) ;; *) return 1 ;; esac # a link lists as l...; others' write bit: refused
-    # the group's write bit only where the group is the owner's own (gid = uid): the user-private group that makes
-    # login.defs' USERGROUPS_ENAB give users umask 002 (Debian, Ubuntu), so a tarball they unpack is group-writable
-    case $ralon_m in ?????w*) [ "$ralon_g" = "$ralon_u" ] || return 1 ;; esac
+    # the group's write bit: refused, but in a release (ralon_own=file) a user's file whose group is that user's own
+    # (gid = uid, not root): the user-private group for which login.defs' USERGROUPS_ENAB gives users umask 002
+    # (Debian, Ubuntu), so that a tarball they unpack is group-writable
+    case $ralon_m in
+      ?????w*) [ "$ralon_own" = file ] && [ "$ralon_u" != 0 ] && [ "$ralon_g" = "$ralon_u" ] || return 1 ;;
+    esac
     [ -n "$ralon_owner" ] || ralon_owner=$ralon_u
     [ "$ralon_own" != root ] || [ "$ralon_u" = 0 ] || return 1
     [ "$ralon_u" = "$ralon_owner" ] || [ "$ralon_u" = 0 ] || return 1
@@ -171,7 +174,7 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
   esac
   # Trust (docs/security.md): .ralon-cds, every directory on the way down to the archive, the archive, and JNA's
   # directory and library must each be the user's or root's (all root's when .ralon-cds is root's: a shared install
-  # prepared with `sudo ralon status`), none a symbolic link, none writable by others or by a group not the owner's own. Else another user who
+  # prepared with `sudo ralon status`), none a symbolic link, none writable by group or others. Else another user who
   # can create entries beside the executable without being able to replace it (a sticky directory such as /tmp)
   # could plant an archive or a library, or a link to a directory of ours that they retarget after this check. One
   # `ls` checks them all; it is the only command a start runs besides java.

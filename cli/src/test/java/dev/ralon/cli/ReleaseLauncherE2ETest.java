@@ -1,0 +1,168 @@
+package dev.ralon.cli;
+
+import dev.ralon.testsupport.ProcessResult;
+import dev.ralon.testsupport.TestProcess;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The launcher in a release's tree (dist/: bin/ralon beside lib/ralon.release and runtime/): it runs the release's
+ * runtime whatever JAVA_HOME and PATH say, also when started through a link (/usr/bin/ralon, npm's bin), unless
+ * RALON_JAVA names another; and it refuses, in one line with exit 2, a release whose files another user could change.
+ * The tree is the real launcher with a runtime whose bin/java records its use and runs this JVM's java (the packages
+ * themselves are checked by dist/src/test/install-check.sh).
+ */
+class ReleaseLauncherE2ETest {
+    @TempDir
+    Path dir;
+    Path release;
+    Path used;
+
+    @BeforeEach
+    void tree() throws Exception {
+        String exe = System.getProperty("ralon.executable");
+        if (exe == null) {
+            fail("system property ralon.executable is not set: run through Maven (mvn verify)");
+        }
+        release = dir.resolve("ralon-1");
+        used = dir.resolve("used");
+        Files.createDirectories(release.resolve("bin"));
+        Files.copy(Path.of(exe), release.resolve("bin/ralon"));
+        Files.createDirectories(release.resolve("lib/jna"));
+        Files.writeString(release.resolve("lib/ralon.release"), "ralon test\n");
+        Files.writeString(release.resolve("lib/ralon.jsa"), "");
+        Files.writeString(release.resolve("lib/jna/libjnidispatch.so"), "");
+        Files.createDirectories(release.resolve("runtime/bin"));
+        Files.createDirectories(release.resolve("runtime/lib/server"));
+        Files.writeString(release.resolve("runtime/lib/modules"), "");
+        Files.writeString(release.resolve("runtime/lib/server/libjvm.so"), "");
+        Path java = release.resolve("runtime/bin/java");
+        Files.writeString(java, "#!/bin/sh\necho release-runtime >> '" + used + "'\nexec '"
+                + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(dir.resolve("p"));
+    }
+
+    ProcessResult ralon(Path exe, Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(exe.toString()));
+        cmd.addAll(List.of(args));
+        // RALON_CDS=0: the empty lib/ralon.jsa stands for the archive's presence; the JVM is not asked to map it
+        return TestProcess.of(cmd).in(dir.resolve("p")).without("RALON_JAVA").without("JAVA_HOME")
+                .env(Map.of("RALON_CDS", "0")).env(env).stdin("").timeout(60).run();
+    }
+
+    boolean runtimeUsed() throws Exception {
+        return Files.exists(used) && Files.readString(used).contains("release-runtime");
+    }
+
+    @Test
+    void theReleasesRuntimeIsUsedWhateverJavaHomeSays() throws Exception {
+        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of("JAVA_HOME", "/nonexistent"), "--version");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("ralon "), r.out());
+        assertTrue(runtimeUsed(), "the release's runtime ran");
+    }
+
+    @Test
+    void throughALinkAsThePackagesInstallIt() throws Exception {
+        Path link = Files.createDirectories(dir.resolve("usr-bin")).resolve("ralon");
+        Files.createSymbolicLink(link, release.resolve("bin/ralon"));
+        ProcessResult r = ralon(link, Map.of(), "--version");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(runtimeUsed(), "the release's runtime ran, found through the link");
+    }
+
+    @Test
+    void ralonJavaStillChoosesAnotherJava() throws Exception {
+        ProcessResult r = ralon(release.resolve("bin/ralon"),
+                Map.of("RALON_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString()), "--version");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(runtimeUsed(), "RALON_JAVA's java ran, not the release's");
+    }
+
+    @Test
+    void aFileOthersCanWriteOrALinkIsRefusedInOneLine() throws Exception {
+        Path lib = release.resolve("lib");
+        Path jsa = lib.resolve("ralon.jsa");
+        Path elsewhere = dir.resolve("elsewhere.jsa");
+        List<Runnable> spoil = List.of(
+                () -> chmod(lib, "rwxr-xrwx"),
+                () -> chmod(release.resolve("runtime/bin/java"), "rwxr-xrwx"),
+                () -> {
+                    try {
+                        Files.move(jsa, elsewhere);
+                        Files.createSymbolicLink(jsa, elsewhere);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+        for (Runnable s : spoil) {
+            deleteTree();
+            tree();
+            s.run();
+            ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of(), "check", "x");
+            assertEquals(2, r.code(), r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().matches("ralon: cannot run Java: the release at \\S+ has a file that is missing, a link,"
+                    + " or writable by another user than its owner or root \\(reinstall it\\).*\n"), r.err());
+            assertFalse(runtimeUsed(), "nothing ran");
+        }
+    }
+
+    @Test
+    void aGroupOtherThanTheOwnersOwnIsRefused() throws Exception {
+        dev.ralon.testsupport.Requirements.requireRoot("chgrp to another group needs root");
+        chmod(dir, "rwxr-xr-x"); // for uid 65534 below
+        Path lib = release.resolve("lib");
+        chmod(lib, "rwxrwxr-x");
+        // root's own group: group 0 may have members, so it is refused too (only a non-root user's private group passes)
+        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of(), "--version");
+        assertEquals(2, r.code(), r.err());
+        // a user's tree unpacked with umask 002: uid = gid = 65534, group-writable: accepted
+        TestProcess.of(List.of("chown", "-R", "65534:65534", release.toString())).stdin("").timeout(30).run();
+        TestProcess.of(List.of("chmod", "-R", "g+w", release.toString())).stdin("").timeout(30).run();
+        assertEquals(65534, (Integer) Files.getAttribute(lib, "unix:gid"));
+        ProcessResult mine = TestProcess.of(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "env", "RALON_CDS=0", release.resolve("bin/ralon").toString(), "--version"))
+                .in(dir.resolve("p")).without("RALON_JAVA").without("JAVA_HOME").stdin("").timeout(60).run();
+        assertEquals(0, mine.code(), mine.err());
+        // and once the group is another's, refused
+        TestProcess.of(List.of("chgrp", "0", lib.toString())).stdin("").timeout(30).run();
+        ProcessResult other = TestProcess.of(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "env", "RALON_CDS=0", release.resolve("bin/ralon").toString(), "--version"))
+                .in(dir.resolve("p")).without("RALON_JAVA").without("JAVA_HOME").stdin("").timeout(60).run();
+        assertEquals(2, other.code(), other.err());
+    }
+
+    private static void chmod(Path p, String mode) {
+        try {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(mode));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void deleteTree() throws Exception {
+        if (!Files.exists(release)) {
+            return;
+        }
+        try (var s = Files.walk(release)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        Files.deleteIfExists(used);
+        Files.deleteIfExists(dir.resolve("elsewhere.jsa"));
+    }
+}
