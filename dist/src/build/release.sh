@@ -106,9 +106,24 @@ mkdir -p "$work/home" "$work/cwd"
   grep -v '^[@#]' "$work/classes.raw" | sed 's/ id: [0-9]*.*$//' | LC_ALL=C sort -u | awk '{ print $0 " id: " NR - 1 }'
   grep '^@lambda-' "$work/classes.raw" | LC_ALL=C sort -u
 } > "$work/classes.lst"
-( cd "$work/cwd" && "$java" $vm --enable-native-access=ALL-UNNAMED -Xshare:dump -XX:SharedClassListFile="$work/classes.lst" \
-    -XX:SharedArchiveFile="$tree/lib/ralon.jsa" -cp "$tree/bin/ralon" ) > "$work/dump.log" 2>&1 \
-  || { cat "$work/dump.log" >&2; die "the class-data archive could not be made"; }
+# The archive records the class path it is made with (the path, not only the file: `strings` shows it), so it is made
+# through a fixed one, /mnt, a bind of the tree in a user and mount namespace of this build's own: the archive is then
+# the same wherever the build ran. At a start the JVM maps it under any path (HotSpot accepts an application class
+# path moved as a whole; checked: the tree unpacked elsewhere, -Xshare:on). Without user namespaces: the build's own
+# path, and a warning that the archive differs between checkouts.
+dump() { # ROOT: the tree's path for this dump
+  "$1/runtime/bin/java" $vm --enable-native-access=ALL-UNNAMED -Xshare:dump -XX:SharedClassListFile="$work/classes.lst" \
+    -XX:SharedArchiveFile="$1/lib/ralon.jsa" -cp "$1/bin/ralon"
+}
+if unshare --user --map-root-user --mount true 2> /dev/null && [ -d /mnt ]; then
+  ( cd "$work/cwd" && export -f dump && export vm work && unshare --user --map-root-user --mount \
+      bash -c 'mount --bind "$1" /mnt && dump /mnt' bash "$tree" ) > "$work/dump.log" 2>&1 \
+    || { cat "$work/dump.log" >&2; die "the class-data archive could not be made"; }
+else
+  echo "release: WARNING: no user namespaces here: the class-data archive records this build's path ($tree) and differs between checkouts" >&2
+  ( cd "$work/cwd" && dump "$tree" ) > "$work/dump.log" 2>&1 \
+    || { cat "$work/dump.log" >&2; die "the class-data archive could not be made"; }
+fi
 find "$tree" -exec touch -h -d "@$EPOCH" {} +
 chmod -R go-w "$tree"
 # used, not just made: -Xshare:on makes the JVM fail where it cannot map it

@@ -264,9 +264,10 @@ fi
 # that file in between could change code this JVM runs before anything is enforced. So the JVM's libffi gets a
 # directory of the invoker's own that no confined session can write, made once (no fork on later starts); the user's
 # own value goes back to the command (RALON_USER_LIBFFI_TMPDIR, Run.userEnvironment). Not under a link.
-# libffi uses that file only where SELinux is enabled (selinuxfs mounted: its selinux_enabled_check; or under PaX's
-# EMUTRAMP); elsewhere it maps anonymous memory (checked with strace: `ralon status` opens no such file), so only there
-# is the directory made: a first start elsewhere writes nothing in the home directory.
+# libffi uses that file only where SELinux is enabled (selinuxfs mounted: its selinux_enabled_check) or the kernel
+# refuses writable executable anonymous memory (src/closures.c dlmmap; the JIT needs such memory too); elsewhere it maps
+# anonymous memory (checked with strace: `ralon status` opens no such file), so the directory is made only with
+# SELinux: a first start elsewhere writes nothing in the home directory.
 unset RALON_USER_LIBFFI_TMPDIR RALON_LIBFFI_SET
 ralon_ffi=
 if [ -e /sys/fs/selinux/enforce ] || [ -e /selinux/enforce ]; then
