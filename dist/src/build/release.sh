@@ -175,7 +175,15 @@ cp "$src/npm/README.md" "$npmdir/README.md"
 npmfile=ralon-$version.tgz
 [ -f "$out/$npmfile" ] || die "npm pack made no $npmfile"
 
+# The SBOM: the build's (the Java libraries of bin/ralon), with the bundled runtime added as a component (the JDK's
+# release file names it). One SBOM for the three packages: they carry the same tree.
 [ -f "$sbom" ] || die "no SBOM at $sbom"
-cp "$sbom" "$out/ralon-$version.cdx.json"
+rel_field() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" "$jdk/release"; }
+runtime_json=$(printf '    {\n      "type" : "platform",\n      "bom-ref" : "ralon-java-runtime",\n      "supplier" : { "name" : "%s" },\n      "name" : "java-runtime",\n      "version" : "%s",\n      "description" : "The Java runtime in runtime/: jlinked from %s %s, modules %s",\n      "licenses" : [ { "expression" : "GPL-2.0-only WITH Classpath-exception-2.0" } ]\n    },' \
+  "$(rel_field IMPLEMENTOR)" "$(rel_field JAVA_VERSION)" "$(rel_field IMPLEMENTOR)" "$(rel_field IMPLEMENTOR_VERSION)" \
+  "$(sed -n 's/^MODULES="\(.*\)"$/\1/p' "$tree/runtime/release")")
+grep -q '^  "components" : \[$' "$sbom" || die "the SBOM has no top-level components list to add the runtime to"
+awk -v add="$runtime_json" '{ print } /^  "components" : \[$/ && !done { print add; done = 1 }' "$sbom" \
+  > "$out/ralon-$version.cdx.json"
 ( cd "$out" && sha256sum "$tarball" "$debfile" "$npmfile" "ralon-$version.cdx.json" > SHA256SUMS )
 cat "$out/SHA256SUMS"
