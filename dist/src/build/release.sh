@@ -51,6 +51,9 @@ case $(uname -m) in
   *) die "unsupported machine $(uname -m)" ;;
 esac
 [ -f "$launcher" ] || die "no launcher at $launcher (build cli first)"
+for tool in tar gzip dpkg-deb npm sha256sum awk; do
+  command -v "$tool" > /dev/null || die "the release build needs $tool (GNU tar, gzip, dpkg-deb, npm, coreutils, awk)"
+done
 echo "release: ralon $version, runtime from $jdk (Java $jv), linux-$arch"
 
 rm -rf "${out:?}"/* 
