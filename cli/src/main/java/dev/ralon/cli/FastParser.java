@@ -16,8 +16,8 @@ import java.util.List;
  * by paths, none empty, none starting with {@code -} (an option, or {@code --}) or {@code @} (picocli's argument
  * files); {@code hook} alone or with one FORMAT, not empty, not starting with {@code -} or {@code @} (an unknown FORMAT
  * is refused by the request itself, as under picocli); {@code status} alone or with {@code --json}; {@code run},
- * optionally {@code --backend NAME} (NAME as FORMAT), then {@code --}, then at least one argument, none starting with
- * {@code @}.
+ * optionally {@code --backend NAME} (NAME as FORMAT) and {@code -q} or {@code --quiet}, each once, in either order,
+ * then {@code --}, then at least one argument, none starting with {@code @}.
  */
 final class FastParser {
     private FastParser() {
@@ -50,13 +50,7 @@ final class FastParser {
                 return args.length == 2 && "--json".equals(args[1]) ? new StatusRequest(null, true) : null;
             }
             case "run" -> {
-                int start = runCommandStart(args);
-                if (start < 0) {
-                    return null;
-                }
-                String backend = start == 4 ? args[2] : null;
-                List<String> command = Arrays.asList(args).subList(start, args.length);
-                return new RunRequest(null, backend, false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT, command);
+                return run(args);
             }
             default -> {
                 return null;
@@ -64,24 +58,36 @@ final class FastParser {
         }
     }
 
-    /** For {@code run}: the index of the command's first argument, or -1 if the form is not the one accepted. */
-    private static int runCommandStart(String[] args) {
+    /**
+     * {@code run}, then in any order at most one {@code --backend NAME} and at most one {@code -q} or {@code --quiet},
+     * then {@code --} and the command; null for any other form (picocli refuses an option given twice: left to it).
+     */
+    private static Request run(String[] args) {
+        String backend = null;
+        boolean quiet = false;
         int i = 1;
-        if (args.length > i && "--backend".equals(args[i])) {
-            if (args.length < i + 2 || !plain(args[i + 1])) {
-                return -1;
+        while (i < args.length && !"--".equals(args[i])) {
+            if ("--backend".equals(args[i]) && backend == null && i + 1 < args.length && plain(args[i + 1])) {
+                backend = args[i + 1];
+                i += 2;
+            } else if (("-q".equals(args[i]) || "--quiet".equals(args[i])) && !quiet) {
+                quiet = true;
+                i++;
+            } else {
+                return null;
             }
-            i += 2;
         }
-        if (args.length <= i + 1 || !"--".equals(args[i])) {
-            return -1;
+        if (args.length <= i + 1) {
+            return null; // no -- or no command after it
         }
         for (int k = i + 1; k < args.length; k++) {
             if (args[k].startsWith("@")) {
-                return -1;
+                return null;
             }
         }
-        return i + 1;
+        List<String> command = Arrays.asList(args).subList(i + 1, args.length);
+        return new RunRequest(null, backend, false, false, quiet, false, false, false, false, RunRequest.Writes.DEFAULT,
+                command);
     }
 
     /** Not empty, not an option or {@code --}, not one of picocli's {@code @argument files}. */

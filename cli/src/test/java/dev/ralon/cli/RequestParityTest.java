@@ -46,6 +46,9 @@ class RequestParityTest {
                 if (random.nextBoolean()) {
                     args.addAll(1, List.of("--backend", WORDS.get(random.nextInt(WORDS.size()))));
                 }
+                if (random.nextInt(3) == 0) { // -q/--quiet before or after --backend, or twice (picocli's)
+                    args.add(1 + 2 * random.nextInt(args.indexOf("--") / 2 + 1), random.nextBoolean() ? "-q" : "--quiet");
+                }
             }
             Request fast = FastParser.parse(args.toArray(String[]::new));
             if (fast == null) {
@@ -76,9 +79,16 @@ class RequestParityTest {
         assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT,
                 List.of("claude", "--resume")),
                 FastParser.parse(new String[] {"run", "--backend", "mount", "--", "claude", "--resume"}));
+        assertEquals(new RunRequest(null, "mount", false, false, true, false, false, false, false, RunRequest.Writes.DEFAULT,
+                List.of("true")), FastParser.parse(new String[] {"run", "-q", "--backend", "mount", "--", "true"}));
+        assertEquals(new RunRequest(null, "landlock", false, false, true, false, false, false, false,
+                RunRequest.Writes.DEFAULT, List.of("true")),
+                FastParser.parse(new String[] {"run", "--backend", "landlock", "--quiet", "--", "true"}));
         for (String[] slow : List.of(new String[] {"check", "--explain", "x"}, new String[] {"hook", "--policy", "p",
                 "claude-code"}, new String[] {"hook", "claude-code", "extra"}, new String[] {"hook", "--", "codex"},
                 new String[] {"run", "--", "@args"}, new String[] {"run", "claude"},
+                new String[] {"run", "-q", "-q", "--", "true"}, new String[] {"run", "-q", "--quiet", "--", "true"},
+                new String[] {"run", "-qV", "--", "true"}, new String[] {"run", "-q", "--"},
                 new String[] {"status", "--policy", "p"}, new String[] {"status", "--json", "--json"},
                 new String[] {"--json", "status"},
                 new String[] {}, new String[] {"check", "@paths"}, new String[] {"hook", ""})) {
