@@ -4,6 +4,8 @@ import dev.ralon.testsupport.ProcessResult;
 import dev.ralon.testsupport.TestProcess;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -145,6 +147,52 @@ class ReleaseLauncherE2ETest {
                         "env", "RALON_CDS=0", release.resolve("bin/ralon").toString(), "--version"))
                 .in(dir.resolve("p")).without("RALON_JAVA").without("JAVA_HOME").stdin("").timeout(60).run();
         assertEquals(2, other.code(), other.err());
+    }
+
+    /**
+     * What the release's launcher loads before anything is enforced (the archive, JNA's library) and what a later shell
+     * sources (the completion) cannot be changed from inside a session the release started: ralon's baseline protects
+     * the release's lib/ and share/ (docs/security.md, "A release's files"). Each write runs for real and is checked from
+     * outside, under both backends; with --no-baseline, the explicit opt-out, the same writes go through (control).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mount", "landlock"})
+    void aSessionCannotChangeTheReleaseThatStartedIt(String backend) throws Exception {
+        Path completion = Files.createDirectories(release.resolve("share/bash-completion/completions")).resolve("ralon");
+        Files.writeString(completion, "complete -F _ralon ralon\n");
+        Files.writeString(dir.resolve("p/agent.lock"), "version: 1\nprotect:\n  - secret.txt\n");
+        // run loads JNA: the real library, from JNA's jar as the release build unpacks it
+        byte[] jna;
+        try (var in = ReleaseLauncherE2ETest.class.getClassLoader().getResourceAsStream(
+                "com/sun/jna/" + com.sun.jna.Platform.RESOURCE_PREFIX + "/libjnidispatch.so")) {
+            assertTrue(in != null, "JNA's library in its jar");
+            jna = in.readAllBytes();
+        }
+        Files.write(release.resolve("lib/jna/libjnidispatch.so"), jna);
+        Path[] watched = {release.resolve("lib/ralon.jsa"), release.resolve("lib/jna/libjnidispatch.so"), completion,
+            release.resolve("lib/planted.so")};
+        String attack = "for f in";
+        for (Path w : watched) {
+            attack += " '" + w + "'";
+        }
+        attack += "; do echo PWNED > \"$f\" 2>/dev/null && echo \"wrote $f\"; done; echo done";
+        ProcessResult dry = ralon(release.resolve("bin/ralon"), Map.of(), "run", "--backend", backend, "--dry-run");
+        dev.ralon.testsupport.Requirements.require(!dry.err().contains("cannot enforce on this host"),
+                "backend " + backend + " is unavailable here: " + dry.err().trim());
+        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of(), "run", "--backend", backend, "--",
+                "sh", "-c", attack);
+        assertTrue(r.out().contains("done"), r.toString());
+        assertFalse(r.out().contains("wrote"), r.toString());
+        assertEquals("", Files.readString(watched[0]), "the archive, from outside: " + r);
+        assertTrue(java.util.Arrays.equals(jna, Files.readAllBytes(watched[1])), "JNA's library, from outside: " + r);
+        assertEquals("complete -F _ralon ralon\n", Files.readString(completion), "the completion: " + r);
+        assertFalse(Files.exists(watched[3]), "nothing planted in lib/: " + r);
+        assertTrue(r.err().lines().anyMatch(l -> l.startsWith("ralon: baseline: ")), r.toString());
+
+        ProcessResult off = ralon(release.resolve("bin/ralon"), Map.of(), "run", "--backend", backend, "--no-baseline",
+                "--", "sh", "-c", attack);
+        assertTrue(off.out().contains("wrote " + watched[0]), "control, --no-baseline: " + off);
+        assertEquals("PWNED\n", Files.readString(watched[0]));
     }
 
     private static void chmod(Path p, String mode) {

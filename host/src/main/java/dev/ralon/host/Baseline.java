@@ -43,8 +43,9 @@ import java.util.Set;
  *       top;</li>
  *   <li>every directory on {@code PATH} the invoker can write (outside the project and temporary directories), and
  *       what starts the next {@code ralon} when the invoker can write it: the JDK, the {@code java} the launcher ran
- *       and its directory, the launcher with the links on the way, and its {@code .ralon-cds} archives
- *       ({@link Start}).</li>
+ *       and its directory, the launcher with the links on the way, and its {@code .ralon-cds} archives or, for a
+ *       release, its {@code lib/} (archive, JNA's library) and {@code share/} (completion) ({@link Start}). The
+ *       invoker "can write" what it owns, too: it may chmod it writable first.</li>
  * </ul>
  * A path reached through symbolic links is protected at its real place, with every link on the way.
  *

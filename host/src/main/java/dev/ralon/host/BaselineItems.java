@@ -259,7 +259,7 @@ final class BaselineItems {
      * temporary directory or an ancestor of one.
      */
     private static boolean lockable(Path d, Path projectRoot, Path home, Map<String, String> env, Baseline.Start start) {
-        if (d.startsWith(projectRoot) || !Files.isDirectory(d) || !Files.isWritable(d)) {
+        if (d.startsWith(projectRoot) || !Files.isDirectory(d) || !changeable(d)) {
             return false;
         }
         if (projectRoot.startsWith(d) || home != null && home.startsWith(d)) {
@@ -279,7 +279,9 @@ final class BaselineItems {
      * this JVM ({@code java.home}), the {@code java} the launcher ran and its directory (with the links on the way),
      * the launcher itself with the links on the way, and the class-data archives beside it ({@code .ralon-cds},
      * mapped into the next start: in the launcher's directory as invoked, and in its real directory), and those two
-     * directories themselves where {@link #lockable} (a {@code .ralon-cds} missing there could otherwise be created).
+     * directories themselves where {@link #lockable} (a {@code .ralon-cds} missing there could otherwise be created);
+     * for a release, its {@code lib/} and {@code share/} ({@link #release}). "Can write" is {@link #changeable}: the
+     * owner of a read-only file can make it writable.
      */
     private static void ownStart(Path projectRoot, Path home, Map<String, String> env, Baseline.Start start,
                                  List<Baseline.Item> out) {
@@ -318,10 +320,54 @@ final class BaselineItems {
             }
             for (Path dir : new Path[] {launcher.getParent(), real.getParent()}) {
                 Path c = dir == null ? null : dir.resolve(".ralon-cds");
-                if (c != null && Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) && Files.isWritable(c)) {
+                if (c != null && Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) && changeable(c)) {
                     out.add(item(home, projectRoot, c, cds));
                 }
             }
+            release(real, projectRoot, home, out);
+        }
+    }
+
+    /**
+     * A release's tree (docs/publishing.md): the launcher {@code ROOT/bin/ralon} beside {@code ROOT/lib/ralon.release}.
+     * The launcher maps {@code lib/ralon.jsa} and hands JNA {@code lib/jna/} before anything is enforced, and a shell
+     * sources {@code share/}'s completion: each of those directories, where the invoker can write it, is protected
+     * whole (its files, and what may be created in it). The runtime is {@code java.home}, covered above.
+     */
+    private static void release(Path realLauncher, Path projectRoot, Path home, List<Baseline.Item> out) {
+        Path bin = realLauncher.getParent();
+        Path root = bin == null ? null : bin.getParent();
+        if (root == null || !"bin".equals(String.valueOf(bin.getFileName()))
+                || !Files.isRegularFile(root.resolve("lib/ralon.release"), LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        String[][] parts = {
+            {"lib", "ralon's release: its class-data archive and JNA's native library are loaded into the next ralon"
+                    + " before anything is enforced"},
+            {"share", "ralon's release: its shell completion is sourced by a later shell, its man page read"}};
+        for (String[] part : parts) {
+            Path d = root.resolve(part[0]);
+            if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) && changeable(d)) {
+                out.add(item(home, projectRoot, d, part[1]));
+            }
+        }
+    }
+
+    /**
+     * Whether the invoker can write {@code p}, or make it writable: its owner may {@code chmod u+w} a read-only file
+     * or directory and then write it (chmod(2): the caller's effective uid must match the owner's, or be privileged).
+     * The invoker's uid is that of {@code /proc/self} (proc(5): a process's /proc/PID is owned by its effective uid),
+     * read without a native call.
+     */
+    static boolean changeable(Path p) {
+        if (Files.isWritable(p)) {
+            return true;
+        }
+        try {
+            return Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+                    .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -329,8 +375,7 @@ final class BaselineItems {
     private static boolean writable(Baseline.Item i) {
         for (ProtectedPath p : i.paths()) {
             Path dir = p.path().getParent();
-            if (Files.isWritable(p.path()) && p.kind() != ProtectedPath.Kind.SYMLINK
-                    || dir != null && Files.isWritable(dir)) {
+            if (p.kind() != ProtectedPath.Kind.SYMLINK && changeable(p.path()) || dir != null && changeable(dir)) {
                 return true;
             }
         }

@@ -354,4 +354,40 @@ class BaselineTest {
                 launcher.paths().stream().map(ProtectedPath::path).toList(), "the link and the real file");
         assertEquals(ProtectedPath.Kind.SYMLINK, find(items, "~/jdk/bin/java").paths().get(0).kind());
     }
+
+    /**
+     * A release (bin/ralon beside lib/ralon.release): its lib/ and share/ where the invoker can change them, also when
+     * they are read-only to their owner (who may chmod them back); nothing for a tree without the marker.
+     */
+    @Test
+    void aReleasesLibAndShare() throws Exception {
+        Path base = tmp.toRealPath();
+        Path home = Files.createDirectories(base.resolve("home"));
+        Path proj = Files.createDirectories(home.resolve("proj"));
+        Path rel = Files.createDirectories(home.resolve("opt/ralon-1"));
+        Files.createDirectories(rel.resolve("bin"));
+        Files.writeString(rel.resolve("bin/ralon"), "#!/bin/sh\n");
+        Path lib = Files.createDirectories(rel.resolve("lib/jna"));
+        Files.writeString(rel.resolve("lib/ralon.release"), "ralon 1\n");
+        Files.createDirectories(rel.resolve("share/man"));
+        Baseline.Start start = new Baseline.Start(null, rel.resolve("bin/ralon").toString(), null, null);
+        Set<String> d = displays(Baseline.items(proj, Map.of("HOME", home.toString()), start));
+        assertTrue(d.containsAll(Set.of("~/opt/ralon-1/lib", "~/opt/ralon-1/share")), d.toString());
+        // read-only to its owner: still changeable by that owner (chmod u+w), so still protected
+        Files.setPosixFilePermissions(rel.resolve("lib"), java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            Set<String> ro = displays(Baseline.items(proj, Map.of("HOME", home.toString()), start));
+            assertTrue(ro.contains("~/opt/ralon-1/lib"), ro.toString());
+            assertTrue(BaselineItems.changeable(rel.resolve("lib")));
+        } finally {
+            Files.setPosixFilePermissions(rel.resolve("lib"),
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        // not a release without its marker
+        Files.delete(rel.resolve("lib/ralon.release"));
+        Set<String> plain = displays(Baseline.items(proj, Map.of("HOME", home.toString()), start));
+        assertFalse(plain.contains("~/opt/ralon-1/lib") || plain.contains("~/opt/ralon-1/share"), plain.toString());
+        // root's directory is changeable by root only (run as uid 65534 too, README)
+        assertEquals(dev.ralon.testsupport.Requirements.isRoot(), BaselineItems.changeable(Path.of("/usr")));
+    }
 }
