@@ -1,0 +1,48 @@
+package dev.ralon.testsupport;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;
+
+/** The skip reasons reach the console: a disabled and an aborted test each give one line; a passing one none. */
+class SkipReasonsTest {
+    /** Run by the launcher below only (a nested class: Surefire's default excludes leave it out). */
+    static class Sample {
+        @Test
+        void passes() {
+        }
+
+        @Test
+        @Disabled("not on this kernel")
+        void disabled() {
+        }
+
+        @Test
+        void aborted() {
+            Assumptions.assumeTrue(false, "backend mount is unavailable here");
+        }
+    }
+
+    @Test
+    void eachSkippedTestPrintsItsReason() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        // without the listeners found on the class path (this one among them): only `out` hears the sample
+        LauncherFactory.create(LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false).build()).execute(request().selectors(selectClass(Sample.class)).build(), new SkipReasons(out));
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().sorted().toList();
+        assertEquals(List.of(
+                "[SKIPPED] SkipReasonsTest$Sample > aborted(): Assumption failed: backend mount is unavailable here",
+                "[SKIPPED] SkipReasonsTest$Sample > disabled(): not on this kernel"), lines);
+    }
+}
