@@ -137,15 +137,21 @@ $ralon_ls
 EOF
   [ "$ralon_n" = "$#" ]
 }
+ralon_plain_path() { # PATH...: each absolute, with no space, special character, /./, /../ or //: the paths the
+  # trust check lists and the JVM is given are then read back exactly as written (no word splitting, no globbing)
+  for ralon_p; do
+    case $ralon_p in /*) ;; *) return 1 ;; esac
+    case $ralon_p in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) return 1 ;; esac
+  done
+}
 if [ -n "$ralon_rel" ] && [ "$jp" = "$ralon_rel/runtime/bin/java" ]; then
   # The release's own files (docs/security.md, "A release's files"): the runtime, the archive and JNA's library must
   # each belong to this file's owner or root, none a link, none writable by others (nor by a group not the owner's
   # own, as below); whoever could change them
   # could not necessarily change this file (a group-writable lib/, say), and they are code this JVM runs before
   # anything is enforced. Otherwise nothing starts: one line, exit 2 (the hook's deny code too).
-  case "$ralon_rel" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*)
-    ralon_nojava "the release at $ralon_rel is installed under a path with a space or a special character (move it)" ;;
-  esac
+  ralon_plain_path "$ralon_rel" ||
+    ralon_nojava "the release at $ralon_rel is installed under a path with a space or a special character (move it)"
   ralon_own=file
   if ! ralon_check "$ralon_cp" "$ralon_rel" "$ralon_rel/bin" "$ralon_rel/lib" "$ralon_rel/lib/ralon.release" \
        "$ralon_rel/lib/ralon.jsa" "$ralon_rel/lib/jna" "$ralon_rel/lib/jna/libjnidispatch.so" "$ralon_rel/runtime" \
@@ -168,10 +174,7 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
   # executable's directory can already replace the executable. Not writable (e.g. /usr/local/bin as a user): no
   # archive, a slower start, nothing else.
   c=${self%/*}/.ralon-cds
-  case "$c|$self|$jp" in
-    /*"|"/*"|"/*) case "$c$self$jp" in *[!A-Za-z0-9._/+-]*|*/../*|*/./*|*//*) c= ;; esac ;; # plain absolute paths only
-    *) c= ;;
-  esac
+  ralon_plain_path "$c" "$self" "$jp" || c=
   # Trust (docs/security.md): .ralon-cds, every directory on the way down to the archive, the archive, and JNA's
   # directory and library must each be the user's or root's (all root's when .ralon-cds is root's: a shared install
   # prepared with `sudo ralon status`), none a symbolic link, none writable by group or others. Else another user who

@@ -124,6 +124,26 @@ class ReleaseLauncherE2ETest {
         }
     }
 
+    /** A release under a path the trust check cannot list exactly (a space, a glob character) starts nothing. */
+    @Test
+    void aReleaseUnderASpecialPathIsRefusedInOneLine() throws Exception {
+        for (String name : new String[] {"ralon 1", "ralon*1"}) {
+            Path moved = dir.resolve(name);
+            Files.move(release, moved);
+            try {
+                ProcessResult r = ralon(moved.resolve("bin/ralon"), Map.of(), "check", "x");
+                assertEquals(2, r.code(), r.err());
+                assertEquals("", r.out());
+                assertTrue(r.err().startsWith("ralon: cannot run Java: the release at " + moved + " is installed under"
+                        + " a path with a space or a special character (move it)"), r.err());
+                assertEquals(1, r.err().lines().count(), r.err());
+                assertFalse(runtimeUsed(), "nothing ran");
+            } finally {
+                Files.move(moved, release);
+            }
+        }
+    }
+
     @Test
     void aGroupOtherThanTheOwnersOwnIsRefused() throws Exception {
         dev.ralon.testsupport.Requirements.requireRoot("chgrp to another group needs root");
