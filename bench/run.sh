@@ -3,6 +3,7 @@
 # ratios, not milliseconds), and writes a markdown results table.
 #
 #   bench/run.sh [--smoke] [--start-only] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]...
+#                [--release DIR]
 #
 # Builds (if missing) cli/target/ralon and bench/target/benchmarks.jar, then fixtures in a temporary directory:
 #   small/       a project with a 3-pattern agent.lock (the check and run start-up cases)
@@ -12,6 +13,9 @@
 # The start-up group (check, the agents' hook with a realistic Claude Code payload, status, both runs) runs once for each
 # --jdk given (default: $JAVA_HOME, else the java on PATH), each against a hello-world on that JDK, e.g.
 #   bench/run.sh --jdk /usr/lib/jvm/java-17-openjdk-amd64 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
+# --release DIR: the start-up group once more for a release's tree (dist/target/release/ralon-VERSION, made by
+# `./mvnw -B -q install -Prelease -DskipTests`): its bin/ralon with its own runtime and build-time archive, against a
+# hello-world on that runtime (runtime/bin/java) -- the targets of docs/performance.md are ratios to that anchor.
 # Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
 # skipped with a note if absent); `git ls-files` on the same tree.
 # Needs hyperfine (Debian: apt-get install -y hyperfine). --smoke: 1,000-file tree, 100 protected files, 3 runs:
@@ -27,6 +31,7 @@ runs=20
 smoke=0
 start_only=0
 jdks=
+release=
 while [ $# -gt 0 ]; do
   case $1 in
     --smoke) smoke=1; files=1000; prot=100; runs=3 ;;
@@ -36,10 +41,15 @@ while [ $# -gt 0 ]; do
     --protected) prot=$2; shift ;;
     --runs) runs=$2; shift ;;
     --jdk) jdks="${jdks:-} $2"; shift ;;
-    *) echo "usage: bench/run.sh [--smoke] [--start-only] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]..." >&2; exit 2 ;;
+    --release) release=$2; shift ;;
+    *) echo "usage: bench/run.sh [--smoke] [--start-only] [--out FILE] [--files N] [--protected N] [--runs N] [--jdk JAVA_HOME]... [--release DIR]" >&2; exit 2 ;;
   esac
   shift
 done
+if [ -n "$release" ] && { [ ! -f "$release/lib/ralon.release" ] || [ ! -x "$release/bin/ralon" ]; }; then
+  echo "bench/run.sh: $release is not a release's tree (no lib/ralon.release or bin/ralon); make one with ./mvnw -B -q install -Prelease -DskipTests" >&2
+  exit 2
+fi
 if ! command -v hyperfine >/dev/null 2>&1; then
   echo "bench/run.sh: hyperfine is not installed; on Debian/Ubuntu: apt-get install -y hyperfine" >&2
   exit 2
@@ -103,6 +113,15 @@ for jdk in $jdks; do
     "env RALON_CDS=0 $ralon check src/a.java" "env RALON_CDS=0 $ralon run --backend landlock -- true"
 done
 if [ -n "$own_java_home" ]; then JAVA_HOME=$own_java_home; else unset JAVA_HOME; fi
+if [ -n "$release" ]; then
+  # the release ignores JAVA_HOME (its own runtime runs); its archive was made at build time: nothing to wait for
+  rel=$(cd "$release" && pwd)
+  rv=$("$rel/runtime/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  group "start (release, runtime $rv)" "$work/small" "$rel/runtime/bin/java -cp $work/hello Hello" \
+    "$rel/bin/ralon check src/a.java" "$rel/bin/ralon check pom.xml" \
+    "sh -c 'exec $rel/bin/ralon hook claude-code < $work/write.json'" "$rel/bin/ralon status" \
+    "$rel/bin/ralon run --backend landlock -- true" "$rel/bin/ralon run --backend mount -- true"
+fi
 bwrap_note=
 if [ "$start_only" = 0 ]; then
   if command -v bwrap >/dev/null 2>&1; then
@@ -136,7 +155,7 @@ fi
     END { for (i = 1; i <= NR; i++) {
             hr = (g[i] in h) ? sprintf("%.2f", m[i] / h[g[i]]) : ""
             gr = (g[i] in gl) ? sprintf("%.2f", m[i] / gl[g[i]]) : ""
-            cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
+            cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/\/[^ ]*\/bin\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
             gsub(/< [^ ]*write.json/, "< write.json", cmd); gsub(/\/[^ ]*\/bin\/java /, "java ", cmd)
             printf "| %s | `%s` | %.1f | %.1f | %s | %s |\n", g[i], cmd, m[i] * 1000, s[i] * 1000, hr, gr } }' "$csv"
   if [ "$start_only" = 0 ]; then
