@@ -102,9 +102,13 @@ final class AsUser implements AutoCloseable {
 
     /** Skips (locally) or fails (under CI=true) unless {@code backend} can enforce on this host. */
     void assumeBackend(Path cwd, String backend) throws Exception {
-        ProcessResult r = ralon(cwd, "run", "--backend", backend, "--dry-run");
-        require(!r.err().contains("cannot enforce on this host"), "backend " + backend + " is unavailable here: "
-                + r.err().trim());
+        requireBackend(backend, ralon(cwd, "run", "--backend", backend, "--dry-run"));
+    }
+
+    /** Fails (CI) or skips the test when {@code dryRun}, {@code run --backend BACKEND --dry-run}, found it unavailable. */
+    static void requireBackend(String backend, ProcessResult dryRun) {
+        require(!dryRun.err().contains("cannot enforce on this host"), "backend " + backend + " is unavailable here: "
+                + dryRun.err().trim());
     }
 
     /**

@@ -356,16 +356,14 @@ final class BaselineItems {
     /**
      * Whether the invoker can write {@code p}, or make it writable: its owner may {@code chmod u+w} a read-only file
      * or directory and then write it (chmod(2): the caller's effective uid must match the owner's, or be privileged).
-     * The invoker's uid is that of {@code /proc/self} (proc(5): a process's /proc/PID is owned by its effective uid),
-     * read without a native call.
+     * The invoker's uid: {@link WritableAreas#uid}.
      */
     static boolean changeable(Path p) {
         if (Files.isWritable(p)) {
             return true;
         }
         try {
-            return Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS)
-                    .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+            return Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS).equals(WritableAreas.uid());
         } catch (IOException | RuntimeException e) {
             return false;
         }

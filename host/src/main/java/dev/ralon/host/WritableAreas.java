@@ -191,7 +191,8 @@ public final class WritableAreas {
         }
     }
 
-    private static int uid() {
+    /** The invoker's effective uid: the owner of {@code /proc/self} (proc(5)), -1 when unknown; no native call. */
+    static int uid() {
         try {
             return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {

@@ -1,7 +1,7 @@
 package dev.ralon.testsupport;
 
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -43,9 +43,10 @@ public final class SkipReasons implements TestExecutionListener {
     }
 
     private void print(TestIdentifier test, String reason) {
-        String cls = test.getSource().map(s -> s instanceof MethodSource ? ((MethodSource) s).getClassName()
-                : s instanceof ClassSource ? ((ClassSource) s).getClassName() : null).orElse(null);
-        String name = cls == null || test.getSource().get() instanceof ClassSource ? test.getDisplayName()
+        // a test method is named with its class; a class (or anything else) by its display name alone
+        TestSource source = test.getSource().orElse(null);
+        String cls = source instanceof MethodSource ? ((MethodSource) source).getClassName() : null;
+        String name = cls == null ? test.getDisplayName()
                 : cls.substring(cls.lastIndexOf('.') + 1) + " > " + test.getDisplayName();
         out.println("[SKIPPED] " + name + ": " + (reason == null ? "(no reason given)" : reason.strip()));
     }
