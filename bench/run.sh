@@ -95,6 +95,13 @@ group() { # group NAME DIR hyperfine-args...: runs hyperfine in DIR, appends "gr
   (cd "$dir" && hyperfine -N --warmup 3 --runs "$runs" -i --export-csv "$work/g.csv" "$@" >&2)
   tail -n +2 "$work/g.csv" | awk -F, -v g="$name" '{ printf "%s,%s,%.6f,%.6f\n", g, $1, $2, $3 }' >> "$csv"
 }
+start_group() { # start_group NAME JAVA RALON [more commands...]: the start-up group against a hello-world on JAVA
+  # (NAME without a comma: the results pass through a CSV)
+  sg_name=$1; sg_java=$2; sg_ralon=$3; shift 3
+  group "$sg_name" "$work/small" "$sg_java -cp $work/hello Hello" \
+    "$sg_ralon check src/a.java" "$sg_ralon check pom.xml" "sh -c 'exec $sg_ralon hook claude-code < $work/write.json'" \
+    "$sg_ralon status" "$sg_ralon run --backend landlock -- true" "$sg_ralon run --backend mount -- true" "$@"
+}
 [ -n "$jdks" ] || jdks=$(dirname "$(dirname "$(readlink -f "$(command -v "$java")")")")
 own_java_home=${JAVA_HOME-}
 for jdk in $jdks; do
@@ -107,9 +114,7 @@ for jdk in $jdks; do
   i=0; while [ $i -lt 120 ] && [ -z "$(find "$top/cli/target/.ralon-cds" \( -path "*$jdk/bin/java.jsa" -o -path "*$jdk/bin/java.aot" \) -newer "$ralon" 2>/dev/null)" ]; do
     sleep 1; i=$((i + 1)); done
   [ $i -lt 120 ] || echo "bench/run.sh: no class-data-sharing archive or AOT cache for $jdk after 120 s: the numbers include class loading" >&2
-  group "start (JDK $jv)" "$work/small" "$jdk/bin/java -cp $work/hello Hello" \
-    "$ralon check src/a.java" "$ralon check pom.xml" "sh -c 'exec $ralon hook claude-code < $work/write.json'" \
-    "$ralon status" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true" \
+  start_group "start (JDK $jv)" "$jdk/bin/java" "$ralon" \
     "env RALON_CDS=0 $ralon check src/a.java" "env RALON_CDS=0 $ralon run --backend landlock -- true"
 done
 if [ -n "$own_java_home" ]; then JAVA_HOME=$own_java_home; else unset JAVA_HOME; fi
@@ -117,10 +122,7 @@ if [ -n "$release" ]; then
   # the release ignores JAVA_HOME (its own runtime runs); its archive was made at build time: nothing to wait for
   rel=$(cd "$release" && pwd)
   rv=$("$rel/runtime/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  group "start (release, runtime $rv)" "$work/small" "$rel/runtime/bin/java -cp $work/hello Hello" \
-    "$rel/bin/ralon check src/a.java" "$rel/bin/ralon check pom.xml" \
-    "sh -c 'exec $rel/bin/ralon hook claude-code < $work/write.json'" "$rel/bin/ralon status" \
-    "$rel/bin/ralon run --backend landlock -- true" "$rel/bin/ralon run --backend mount -- true"
+  start_group "start (release: runtime $rv)" "$rel/runtime/bin/java" "$rel/bin/ralon"
 fi
 bwrap_note=
 if [ "$start_only" = 0 ]; then
