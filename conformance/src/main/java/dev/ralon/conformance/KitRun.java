@@ -280,11 +280,12 @@ final class KitRun {
                         c.kind() == PathKind.POLICY ? List.of() : watcher.changes(c, before.get(c.id()), watcher.watch(c))));
             }
         }
-        leftovers(outcomes, rc);
+        long ended = System.nanoTime();
         outside(outcomes, rc);
         Map<String, Outcome> plainOutcomes = new LinkedHashMap<>();
         new TerminalCases(project, backend, uid, watcher).run(cases, before, outcomes, plainOutcomes);
         new HelperCases(project, backend, uid, watcher, classpath).run(cases, before, outcomes, plainOutcomes);
+        leftovers(outcomes, rc, ended); // after the terminal and helper cases: their time counts towards the wait
         Map<String, String> sanity = SanityReadings.read(project, uid, rc, policyText, expectedNofile);
         String stderr = KitHost.readOrNull(base.resolve("stderr.txt"));
         String log = KitHost.readOrNull(home.resolve("tmp/attacks.log")); // in the run's one writable temp directory
@@ -321,15 +322,20 @@ final class KitRun {
 
     /**
      * The leftover attacks ({@link Guarantee#LEFTOVERS}) are judged by a file of their own: each leftover writes
-     * {@code FREE/leftover-ID} a second after the command ended; waited for here, 3 s after the run.
+     * {@code FREE/leftover-ID} a second after the command ended; looked for here, no sooner than 3 s after the run
+     * ended ({@code ended}, a {@link System#nanoTime()}): the cases made after the run (terminal, helpers) use that
+     * time, and only what is left of it is waited.
      */
-    private void leftovers(Map<String, Outcome> outcomes, Map<String, String> rc) throws IOException {
+    private void leftovers(Map<String, Outcome> outcomes, Map<String, String> rc, long ended) throws IOException {
         List<Case> left = cases.stream().filter(c -> c.attack().guarantee() == Guarantee.LEFTOVERS).toList();
         if (left.isEmpty()) {
             return;
         }
         try {
-            Thread.sleep(3000);
+            long waited = (System.nanoTime() - ended) / 1_000_000;
+            if (waited < 3000) {
+                Thread.sleep(3000 - waited);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");

@@ -60,6 +60,8 @@ import java.nio.charset.StandardCharsets;
  *       {@value #RACE_MILLIS} ms while another opens TARGET for writing again and again: a checker that drops, mixes
  *       up or times out calls under load. Then once more.</li>
  * </ul>
+ * Each race ends early once TARGET holds what it writes (the verdict is decided: a breach, or the control's proof);
+ * under a backend that holds, it runs its full time.
  * The two mount operations act only on TARGET, which the kit takes inside its own project: without a mount there
  * the kernel answers EINVAL and nothing changes.
  */
@@ -172,9 +174,12 @@ public final class AttackProgram {
 
     /**
      * Runs {@code attempt} (errors counted, not thrown) while {@code meddler} runs on {@code threads} other threads,
-     * for {@link #RACE_MILLIS}; prints how many attempts succeeded as a comment.
+     * for {@link #RACE_MILLIS}, or until {@code target} holds what the attempt writes: then the attack has changed the
+     * protected file, the kit's verdict is decided (a breach, or under noop the control's proof that the attack
+     * works), and more attempts could not undo it. Under a backend that holds, the race runs its full time. Prints how
+     * many attempts succeeded as a comment.
      */
-    private static void race(String id, int threads, Runnable meddler, Call attempt) {
+    private static void race(String id, int threads, String target, Runnable meddler, Call attempt) {
         long end = System.nanoTime() + RACE_MILLIS * 1_000_000;
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.List<Thread> meddlers = new java.util.ArrayList<>();
@@ -190,12 +195,14 @@ public final class AttackProgram {
         }
         int tries = 0;
         int through = 0;
+        boolean written = false;
         try {
-            while (System.nanoTime() < end) {
+            while (!written && System.nanoTime() < end) {
                 tries++;
                 try {
                     attempt.call();
                     through++;
+                    written = holdsPwned(target);
                 } catch (LastErrorException e) {
                     // refused, or the meddler's state was not the one it needed: try again
                 }
@@ -210,7 +217,18 @@ public final class AttackProgram {
                 }
             }
         }
-        System.out.println("# " + id + ": " + through + " of " + tries + " attempts during the race went through");
+        System.out.println("# " + id + ": " + through + " of " + tries + " attempts during the race went through"
+                + (written ? "; stopped early: the target was written" : ""));
+    }
+
+    /** Whether {@code path} begins with what {@link #overwrite} writes (false when it cannot be read). */
+    private static boolean holdsPwned(String path) {
+        byte[] head = new byte[PWNED.length];
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(path))) {
+            return in.readNBytes(head, 0, head.length) == head.length && java.util.Arrays.equals(head, PWNED);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** Ignores the failure of a meddler's step: the race goes on. */
@@ -442,7 +460,7 @@ public final class AttackProgram {
                         byte[] real = target.getBytes(StandardCharsets.UTF_8);
                         com.sun.jna.Memory path = cString(new String(decoy, StandardCharsets.UTF_8));
                         step = "race: open a path rewritten by another thread";
-                        race(id, 1, () -> {
+                        race(id, 1, target, () -> {
                             path.write(0, real, 0, real.length);
                             path.write(0, decoy, 0, decoy.length);
                         }, () -> {
@@ -463,7 +481,7 @@ public final class AttackProgram {
                         libc.mkdir(dir, 0755);
                         com.sun.jna.Memory through = cString(swapped + target.substring(parent.length()));
                         step = "race: open through a directory swapped with a link";
-                        race(id, 1, () -> {
+                        race(id, 1, target, () -> {
                             quietly(() -> libc.rename(link, swapped));
                             quietly(() -> libc.rename(swapped, link));
                             quietly(() -> libc.rename(dir, swapped));
@@ -482,7 +500,7 @@ public final class AttackProgram {
                         java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
                         com.sun.jna.Memory path = cString(target);
                         step = "flood: open FILE while four threads create and remove beside it";
-                        race(id, 4, () -> quietly(() -> {
+                        race(id, 4, target, () -> quietly(() -> {
                             String f = base + n.incrementAndGet();
                             libc.close(libc.open(f, O_WRONLY | O_CREAT, 0644));
                             return libc.unlink(f);
