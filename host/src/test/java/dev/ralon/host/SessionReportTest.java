@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The host's decision for kernels this machine is not (Landlock missing, ABI 5); the real guard on the real kernel is
- * tested end to end in the cli module ({@code SessionHelpersE2ETest}).
+ * tested end to end in the cli-e2e module ({@code SessionHelpersE2ETest}).
  */
 class SessionReportTest {
     @Test

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The filter's decisions for the cases this machine cannot produce for real (x32, i386, aarch64 and ARM system calls,
  * an unknown architecture), by running the program over {@code struct seccomp_data} the way the kernel's classic BPF
  * interpreter does for the three instructions it uses (net/core/filter.c: LD|W|ABS loads 32 bits, JEQ|K compares,
- * RET|K returns). The real filter on the real kernel is tested end to end in the cli module
+ * RET|K returns). The real filter on the real kernel is tested end to end in the cli-e2e module
  * ({@code TerminalInjectionE2ETest}: TIOCSTI, TIOCSTI with high bits and TIOCLINUX on a real pty).
  */
 class TerminalGuardProgramTest {
