@@ -192,18 +192,48 @@ public final class ConformanceKit {
         }
     }
 
+    /** Guards {@link #report}: a private lock, so that no caller's code can hold it (the kit may run ahead). */
+    private final Object reportLock = new Object();
     private Report report;
 
-    /** Runs the attacks once (later calls return the same report). */
-    public synchronized Report run() {
-        if (report == null) {
-            try {
-                report = new KitExecution(name, uid, timeoutSeconds, loader, launcherNamespace).execute();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    /**
+     * Starts the attacks on {@code executor} now, when the preconditions {@link #tests()} checks hold (the enforcer is
+     * found and available, and the user can be switched to); does nothing otherwise. {@link #run()} and
+     * {@link #tests()} then wait for that execution instead of making their own, so that several kits of one test
+     * class run side by side while JUnit still reports them one after another, each under its own class (JUnit's
+     * parallel mode mixes up the classes in surefire's reports). Safe because each execution has its own project,
+     * HOME, helpers and terminal, and the noop control is made once per user, under a lock. An execution that failed
+     * there is made again, in the test, where its failure is reported.
+     *
+     * @param executor where the execution runs (a small fixed pool: each execution is a few processes at a time)
+     * @return this kit
+     * @since 0.1.0
+     */
+    public ConformanceKit runAhead(java.util.concurrent.Executor executor) {
+        if (KitTests.ready(name, uid, loader)) {
+            executor.execute(() -> {
+                try {
+                    run();
+                } catch (RuntimeException e) {
+                    // made again by run() in the test, which reports it there
+                }
+            });
         }
-        return report;
+        return this;
+    }
+
+    /** Runs the attacks once (later calls return the same report). */
+    public Report run() {
+        synchronized (reportLock) {
+            if (report == null) {
+                try {
+                    report = new KitExecution(name, uid, timeoutSeconds, loader, launcherNamespace).execute();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            return report;
+        }
     }
 
     /**

@@ -58,6 +58,13 @@ final class KitTests {
         return of(name, prefix, run.get());
     }
 
+    /** Whether {@link #of(String, int, ClassLoader, Supplier)} would run the attacks: its preconditions hold. */
+    static boolean ready(String name, int uid, ClassLoader loader) {
+        Enforcer enforcer = Enforcers.discover(loader).byName(name).orElse(null);
+        return enforcer != null && enforcer.probe().available()
+                && (uid == KitHost.currentUid() || KitHost.currentUid() == 0);
+    }
+
     /** The tests of one report. */
     static Stream<DynamicNode> of(String name, String prefix, Report r) {
         if (r.verdicts().isEmpty()) {

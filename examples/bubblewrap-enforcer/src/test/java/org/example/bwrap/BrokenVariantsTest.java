@@ -8,6 +8,14 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,8 +33,33 @@ class BrokenVariantsTest {
 
     private static final String NO_SUPERVISOR = "the command runs as the process ralon was started as (no supervisor)";
 
+    /** The three variants' kit executions, two at a time, started when the class is loaded; each test waits. */
+    private static final Map<Class<?>, Future<Events>> AHEAD = new ConcurrentHashMap<>();
+
+    static {
+        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "kit-variants");
+            t.setDaemon(true);
+            return t;
+        });
+        for (Class<?> fixture : List.of(VariantFixtures.Supervising.class, VariantFixtures.NotNested.class,
+                VariantFixtures.MissedBind.class)) {
+            AHEAD.put(fixture, pool.submit(() -> EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture))
+                    .execute().testEvents()));
+        }
+        pool.shutdown();
+    }
+
     private static Events run(Class<?> fixture) {
-        Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
+        Events events;
+        try {
+            events = AHEAD.get(fixture).get(30, TimeUnit.MINUTES); // each execution bounds its own runs
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + fixture.getSimpleName(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the kit's execution of " + fixture.getSimpleName() + " failed", e);
+        }
         // unavailable here (no bwrap, no user namespaces): the kit's own rule (skipped, failed under CI=true)
         events.failed().list().stream().map(BrokenVariantsTest::message)
                 .filter(m -> m.contains("is unavailable here")).findFirst().ifPresent(Requirements::unmet);

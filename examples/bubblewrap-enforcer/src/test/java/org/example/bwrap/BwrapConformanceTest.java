@@ -7,24 +7,39 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** The Ralon conformance kit against this enforcer, as the invoking user and as uid 65534. */
+/**
+ * The Ralon conformance kit against this enforcer, as the invoking user and as uid 65534. Both executions start when
+ * the class is loaded and run side by side ({@link ConformanceKit#runAhead}); each factory waits for its own.
+ */
 class BwrapConformanceTest {
+    private static final ExecutorService SIDE_BY_SIDE = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "kit-side-by-side");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final ConformanceKit AS_INVOKER = ConformanceKit.forEnforcer("bwrap").build()
+            .runAhead(SIDE_BY_SIDE);
+    private static final String UNREACHABLE_TO_NOBODY = unreachableToNobody();
+    private static final ConformanceKit AS_NOBODY = UNREACHABLE_TO_NOBODY != null ? null
+            : ConformanceKit.forEnforcer("bwrap").asNobody().build().runAhead(SIDE_BY_SIDE);
+
     @TestFactory
     Stream<DynamicNode> conformance() {
-        return ConformanceKit.forEnforcer("bwrap").build().tests();
+        return AS_INVOKER.tests();
     }
 
     @TestFactory
     Stream<DynamicNode> conformanceAsNobody() {
-        String unreachable = unreachableToNobody();
-        if (unreachable != null) {
+        if (AS_NOBODY == null) {
             return Stream.of(DynamicTest.dynamicTest("[bwrap, uid 65534] uid 65534 can run bwrap",
-                    () -> Requirements.unmet(unreachable)));
+                    () -> Requirements.unmet(UNREACHABLE_TO_NOBODY)));
         }
-        return ConformanceKit.forEnforcer("bwrap").asNobody().build().tests();
+        return AS_NOBODY.tests();
     }
 
     /**
