@@ -100,9 +100,22 @@ final class AsUser implements AutoCloseable {
                 + " needs root");
     }
 
-    /** Skips (locally) or fails (under CI=true) unless {@code backend} can enforce on this host. */
+    /**
+     * What {@code run --backend B --dry-run} said about B's availability, per (uid, backend), once per test JVM: the
+     * answer is the backend's probe (host.Backends.choose), the host's and the user's, not the project's (#32: the
+     * end-to-end tests asked it again for every case, a JVM start each).
+     */
+    private static final Map<String, ProcessResult> AVAILABILITY = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Skips (locally) or fails (under CI=true) unless {@code backend} can enforce on this host for this user. */
     void assumeBackend(Path cwd, String backend) throws Exception {
-        requireBackend(backend, ralon(cwd, "run", "--backend", backend, "--dry-run"));
+        String key = uid + "/" + backend;
+        ProcessResult dry = AVAILABILITY.get(key);
+        if (dry == null) {
+            dry = ralon(cwd, "run", "--backend", backend, "--dry-run");
+            AVAILABILITY.put(key, dry);
+        }
+        requireBackend(backend, dry);
     }
 
     /** Fails (CI) or skips the test when {@code dryRun}, {@code run --backend BACKEND --dry-run}, found it unavailable. */
