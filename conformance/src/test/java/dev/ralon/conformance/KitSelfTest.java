@@ -1,5 +1,6 @@
 package dev.ralon.conformance;
 
+import dev.ralon.testsupport.SideBySide;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -11,7 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,11 +29,7 @@ class KitSelfTest {
     private static final Map<Class<?>, Future<Events>> AHEAD = new ConcurrentHashMap<>();
 
     static {
-        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "kit-self-test");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool = SideBySide.pool(2, "kit-self-test");
         for (Class<?> fixture : List.of(KitFixtures.BrokenClaims.class, KitFixtures.UnderClaiming.class,
                 KitFixtures.CapsKeeping.class, KitFixtures.Supervising.class, KitFixtures.NeverRuns.class)) {
             AHEAD.put(fixture, pool.submit(() -> execute(fixture)));

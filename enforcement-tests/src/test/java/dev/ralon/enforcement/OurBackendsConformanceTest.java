@@ -1,13 +1,13 @@
 package dev.ralon.enforcement;
 
 import dev.ralon.conformance.ConformanceKit;
+import dev.ralon.testsupport.SideBySide;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 /**
@@ -17,11 +17,7 @@ import java.util.stream.Stream;
  * class is loaded, in the order below; each factory waits for its own.
  */
 class OurBackendsConformanceTest {
-    private static final ExecutorService SIDE_BY_SIDE = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "kit-side-by-side");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService SIDE_BY_SIDE = SideBySide.pool(2, "kit-side-by-side");
 
     private static final ConformanceKit NOOP = ConformanceKit.forEnforcer("noop").build().runAhead(SIDE_BY_SIDE);
     private static final ConformanceKit NOOP_AS_NOBODY = ConformanceKit.forEnforcer("noop").asNobody().build()

@@ -1,6 +1,7 @@
 package org.example.bwrap;
 
 import dev.ralon.testsupport.Requirements;
+import dev.ralon.testsupport.SideBySide;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -37,11 +37,7 @@ class BrokenVariantsTest {
     private static final Map<Class<?>, Future<Events>> AHEAD = new ConcurrentHashMap<>();
 
     static {
-        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "kit-variants");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool = SideBySide.pool(2, "kit-variants");
         for (Class<?> fixture : List.of(VariantFixtures.Supervising.class, VariantFixtures.NotNested.class,
                 VariantFixtures.MissedBind.class)) {
             AHEAD.put(fixture, pool.submit(() -> EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture))

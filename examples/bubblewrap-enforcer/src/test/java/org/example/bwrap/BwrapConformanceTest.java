@@ -2,13 +2,13 @@ package org.example.bwrap;
 
 import dev.ralon.conformance.ConformanceKit;
 import dev.ralon.testsupport.Requirements;
+import dev.ralon.testsupport.SideBySide;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -17,11 +17,7 @@ import java.util.stream.Stream;
  * the class is loaded and run side by side ({@link ConformanceKit#runAhead}); each factory waits for its own.
  */
 class BwrapConformanceTest {
-    private static final ExecutorService SIDE_BY_SIDE = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "kit-side-by-side");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService SIDE_BY_SIDE = SideBySide.pool(2, "kit-side-by-side");
     private static final ConformanceKit AS_INVOKER = ConformanceKit.forEnforcer("bwrap").build()
             .runAhead(SIDE_BY_SIDE);
     private static final String UNREACHABLE_TO_NOBODY = unreachableToNobody();

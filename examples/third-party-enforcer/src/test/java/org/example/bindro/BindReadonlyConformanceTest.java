@@ -1,11 +1,11 @@
 package org.example.bindro;
 
 import dev.ralon.conformance.ConformanceKit;
+import dev.ralon.testsupport.SideBySide;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 /**
@@ -13,11 +13,7 @@ import java.util.stream.Stream;
  * the class is loaded and run side by side ({@link ConformanceKit#runAhead}); each factory waits for its own.
  */
 class BindReadonlyConformanceTest {
-    private static final ExecutorService SIDE_BY_SIDE = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "kit-side-by-side");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService SIDE_BY_SIDE = SideBySide.pool(2, "kit-side-by-side");
     private static final ConformanceKit AS_INVOKER = ConformanceKit.forEnforcer("bind-ro").build()
             .runAhead(SIDE_BY_SIDE);
     private static final ConformanceKit AS_NOBODY = ConformanceKit.forEnforcer("bind-ro").asNobody().build()
