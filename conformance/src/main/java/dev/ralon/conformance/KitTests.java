@@ -33,36 +33,39 @@ final class KitTests {
     /** The tests for backend {@code name} as {@code uid}; {@code run} makes the attacks when the preconditions hold. */
     static Stream<DynamicNode> of(String name, int uid, ClassLoader loader, Supplier<Report> run) {
         String prefix = "[" + name + ", uid " + uid + "] ";
+        DynamicTest unmet = unmet(name, uid, loader, prefix);
+        return unmet != null ? Stream.of(unmet) : of(name, prefix, run.get());
+    }
+
+    /** Whether {@link #of(String, int, ClassLoader, Supplier)} would run the attacks: its preconditions hold. */
+    static boolean ready(String name, int uid, ClassLoader loader) {
+        return unmet(name, uid, loader, "") == null;
+    }
+
+    /** The one test saying which precondition does not hold, or null when they all do. */
+    private static DynamicTest unmet(String name, int uid, ClassLoader loader, String prefix) {
         Enforcers found = Enforcers.discover(loader);
         Enforcer enforcer = found.byName(name).orElse(null);
         if (enforcer == null) {
             String known = found.all().stream().map(Enforcer::name).collect(Collectors.joining(", "));
-            return Stream.of(DynamicTest.dynamicTest(prefix + "enforcer is on the test class path", () -> {
+            return DynamicTest.dynamicTest(prefix + "enforcer is on the test class path", () -> {
                 throw new AssertionFailedError("no enforcer named '" + name + "' is found by ServiceLoader on the test"
                         + " class path (found: " + known + (found.problems().isEmpty() ? "" : "; problems: "
                         + String.join("; ", found.problems())) + ")");
-            }));
+            });
         }
         Probe probe = enforcer.probe();
         if (!probe.available()) {
             String msg = "backend " + name + " is unavailable here: " + probe.detail()
                     + (probe.fix().isEmpty() ? "" : " (fix: " + probe.fix() + ")");
-            return Stream.of(DynamicTest.dynamicTest(prefix + "backend is available",
-                    () -> Requirements.unmet(msg)));
+            return DynamicTest.dynamicTest(prefix + "backend is available", () -> Requirements.unmet(msg));
         }
         if (uid != KitHost.currentUid() && KitHost.currentUid() != 0) {
             String msg = "running the command as uid " + uid + " needs root (setpriv); this JVM runs as uid "
                     + KitHost.currentUid();
-            return Stream.of(DynamicTest.dynamicTest(prefix + "can switch user", () -> Requirements.unmet(msg)));
+            return DynamicTest.dynamicTest(prefix + "can switch user", () -> Requirements.unmet(msg));
         }
-        return of(name, prefix, run.get());
-    }
-
-    /** Whether {@link #of(String, int, ClassLoader, Supplier)} would run the attacks: its preconditions hold. */
-    static boolean ready(String name, int uid, ClassLoader loader) {
-        Enforcer enforcer = Enforcers.discover(loader).byName(name).orElse(null);
-        return enforcer != null && enforcer.probe().available()
-                && (uid == KitHost.currentUid() || KitHost.currentUid() == 0);
+        return null;
     }
 
     /** The tests of one report. */
