@@ -6,7 +6,6 @@ import dev.ralon.testsupport.ProcessResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +15,8 @@ import java.util.Map;
 /**
  * Runs the real executable (and plain commands, for control runs) as root or as uid 65534, in a temporary directory
  * under /tmp that user can use, with its own HOME (CI may clone where 65534 cannot
- * read). Everything the runs may touch lives beneath {@link #base}; {@link #delete()} removes it.
+ * read). Everything the runs may touch lives beneath {@link #base}; {@link #close()} removes it. The executable is
+ * this JVM's {@link SharedExecutable}, outside {@link #base}: root's, readable by all, its archive built.
  */
 final class AsUser implements AutoCloseable {
     final int uid;
@@ -33,17 +33,16 @@ final class AsUser implements AutoCloseable {
         this.uid = uid;
         base = Files.createTempDirectory(parent, "ralon-e2e-" + uid + "-").toRealPath();
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-        exe = Files.copy(CliE2ETest.exe, base.resolve("ralon"), StandardCopyOption.COPY_ATTRIBUTES);
-        Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+        exe = SharedExecutable.exe();
         home = Files.createDirectory(base.resolve("home"));
         Files.createDirectory(home.resolve("tmp"));
     }
 
-    /** Gives everything beneath {@link #base} (but the executable) to the user, so its control runs can change it. */
+    /** Gives everything beneath {@link #base} to the user, so its control runs can change it. */
     void handOver() throws Exception {
         if (uid != 0) {
-            ProcessResult r = CliE2ETest.exec(base, null, Map.of(), "sh", "-c",
-                    "chown -R -h " + uid + ":" + uid + " \"$0\" && chown root:root \"$1\"", base.toString(), exe.toString());
+            ProcessResult r = CliE2ETest.exec(base, null, Map.of(), "chown", "-R", "-h", uid + ":" + uid,
+                    base.toString());
             if (r.code() != 0) {
                 throw new IOException("chown failed: " + r);
             }

@@ -336,8 +336,8 @@ class CliE2ETest {
     // ---- as an unprivileged user (root reads everything) ----
 
     /**
-     * A world-readable copy of the executable and a writable HOME for uid 65534 (CI may clone
-     * into a directory that user cannot read.
+     * A world-readable copy of the executable (this JVM's {@link SharedExecutable}) and a writable HOME for uid 65534
+     * (CI may clone into a directory that user cannot read).
      */
     static final class Nobody {
         final Path base;
@@ -347,8 +347,7 @@ class CliE2ETest {
         Nobody() throws IOException {
             base = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-nobody");
             Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-            exe = Files.copy(CliE2ETest.exe, base.resolve("ralon"));
-            Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+            exe = SharedExecutable.exe();
             home = Files.createDirectory(base.resolve("home"));
             Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
