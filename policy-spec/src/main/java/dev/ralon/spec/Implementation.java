@@ -4,13 +4,12 @@ import org.json.JSONObject;
 import org.json.JSONTokener;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,18 +38,20 @@ final class Implementation {
         cmd.add("--json");
         cmd.add("--");
         cmd.addAll(paths);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        Process p = pb.start();
-        p.getOutputStream().close();
-        CompletableFuture<byte[]> so = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
-        CompletableFuture<byte[]> se = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        // The answer goes to files, not pipes: nothing reads while the command runs, so no reader thread can be
+        // starved (JDK 25's CompletableFuture runs async tasks on the common pool, where the runner's own blocking
+        // work can hold every worker) and a descendant that keeps a pipe open cannot make the read wait for ever.
+        Path out = Files.createTempFile("ralon-vector-out", ".json");
+        Path err = Files.createTempFile("ralon-vector-err", ".txt");
         try {
+            Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectInput(ProcessBuilder.Redirect.from(
+                    Path.of("/dev/null").toFile())).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return new Answer(-1, null, "", "timed out after " + TIMEOUT_SECONDS + " s");
             }
-            String stdout = new String(so.get(), StandardCharsets.UTF_8);
-            String stderr = new String(se.get(), StandardCharsets.UTF_8);
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            String stderr = Files.readString(err, StandardCharsets.UTF_8);
             JSONObject json = null;
             try {
                 json = new JSONObject(new JSONTokener(stdout));
@@ -64,16 +65,9 @@ final class Implementation {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException(e.getCause());
-        }
-    }
-
-    private static byte[] drain(InputStream in) {
-        try (in) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            return new byte[0];
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
         }
     }
 }
