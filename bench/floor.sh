@@ -2,8 +2,10 @@
 # The floor of a landlock start on JNA: times, side by side in one hyperfine group per JDK, a Java hello-world, the
 # least a JNA-based Landlock start does (bench/floor/Floor.java: JNA's initialisation, LibC's binding, the ABI probe,
 # execve of /bin/true; with its own class-data-sharing archive or AOT cache, made as the launcher makes Ralon's) and
-# `ralon run --backend landlock -- true` on bench/run.sh's small project. What the floor costs above the hello-world
-# is spent before Ralon reads a policy; what `run` costs above the floor is Ralon's own work (docs/performance.md).
+# `ralon run --backend landlock -- true` on bench/run.sh's small project, and on a JDK 22+ the same floor on the JDK's
+# own foreign-function API (bench/floor/FloorFfm.java: the linker, two downcall handles, the probe, execve; no native
+# library), the floor an FFM native layer would have. What the floor costs above the hello-world is spent before Ralon
+# reads a policy; what `run` costs above the floor is Ralon's own work (docs/performance.md).
 #
 #   bench/floor.sh [--runs N] [--jdk JAVA_HOME]...
 #
@@ -44,6 +46,21 @@ for jdk in $jdks; do
   (cd "$d" && "$jdk/bin/jar" cf floor.jar Floor.class)
   "$jdk/bin/java" -cp "$ralon" dev.ralon.cli.Train "$d/jna/lib" >/dev/null # JNA's library, as the launcher copies it
   cp=$ralon:$d/floor.jar
+  # The FFM twin, where javac knows java.lang.foreign (final in JDK 22); its own cache or archive, made the same way.
+  ffm=
+  if "$jdk/bin/javac" -d "$d/ffm" "$here/floor/FloorFfm.java" 2>/dev/null; then
+    (cd "$d/ffm" && "$jdk/bin/jar" cf ../ffm.jar FloorFfm.class) # a jar: archives and caches refuse a directory
+    fvm="$vm --enable-native-access=ALL-UNNAMED -cp $d/ffm.jar"
+    if "$jdk/bin/java" $fvm -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$d/ffm.aot" \
+         FloorFfm train >/dev/null 2>&1 && [ -f "$d/ffm.aot" ]; then
+      ffm="$jdk/bin/java $fvm -XX:AOTCache=$d/ffm.aot FloorFfm"
+    else
+      "$jdk/bin/java" $fvm -Xshare:off -XX:DumpLoadedClassList="$d/ffm.lst" FloorFfm train >/dev/null
+      "$jdk/bin/java" -Xshare:dump -XX:SharedClassListFile="$d/ffm.lst" -XX:SharedArchiveFile="$d/ffm.jsa" \
+        --enable-native-access=ALL-UNNAMED -cp "$d/ffm.jar" >/dev/null 2>&1
+      ffm="$jdk/bin/java $fvm -Xshare:auto -XX:SharedArchiveFile=$d/ffm.jsa FloorFfm"
+    fi
+  fi
   jna="-Djna.boot.library.path=$d/jna/lib -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
   if "$jdk/bin/java" $vm -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$d/floor.aot" \
        $jna -cp "$cp" Floor train >/dev/null 2>&1 && [ -f "$d/floor.aot" ]; then
@@ -61,7 +78,7 @@ for jdk in $jdks; do
   echo "JDK at $jdk:" >&2
   (cd "$work/small" && JAVA_HOME=$jdk hyperfine -N --warmup 3 --runs "$runs" --export-csv "$d/g.csv" \
      "$jdk/bin/java -cp $work/hello Hello" "$jdk/bin/java $vm $share $jna -cp $cp Floor" \
-     "$ralon run --backend landlock -- true" >&2)
-  awk -F, -v jdk="$jdk" 'NR == 2 { h = $2 } NR > 1 { n = NR == 2 ? "hello-world" : NR == 3 ? "floor (JNA, probe, execve)" : "ralon run --backend landlock -- true"
-      printf "%s | %s | %.1f ms | %.2f x\n", jdk, n, $2 * 1000, $2 / h }' "$d/g.csv"
+     "$ralon run --backend landlock -- true" ${ffm:+"$ffm"} >&2)
+  awk -F, -v jdk="$jdk" 'NR == 2 { h = $2 } NR > 1 { n = NR == 2 ? "hello-world" : NR == 3 ? "floor (JNA, probe, execve)" : NR == 4 ? "ralon run --backend landlock -- true" : "floor (FFM, probe, execve)"
+      printf "%s | %s | %.1f ms | %.2f x | CPU %.1f ms\n", jdk, n, $2 * 1000, $2 / h, ($5 + $6) * 1000 }' "$d/g.csv"
 done

@@ -16,11 +16,15 @@
 # --release DIR: the start-up group once more for a release's tree (dist/target/release/ralon-VERSION, made by
 # `./mvnw -B -q install -Prelease -DskipTests`): its bin/ralon with its own runtime and build-time archive, against a
 # hello-world on that runtime (runtime/bin/java) -- the targets of docs/performance.md are ratios to that anchor.
-# Anchors: a Java hello-world on the same JDK; `bwrap --ro-bind / / true` (Debian: apt-get install -y bubblewrap;
-# skipped with a note if absent); `git ls-files` on the same tree.
+# Anchors: a Java hello-world on the same JDK; `git ls-files` and `find . -name '*.pem'` on the same tree.
+# Peers (group "peers", in the small project, each starting `true` in its sandbox, beside Ralon's two runs -- the
+# release's when --release is given): `bwrap --ro-bind / / --dev /dev true` (Debian: apt-get install -y bubblewrap),
+# `codex sandbox -- true` (npm @openai/codex) and `srt true` (npm @anthropic-ai/sandbox-runtime; needs bwrap, socat and
+# rg); each found on PATH, skipped with a note if absent.
+# Scale (group "scale", the tree with agent.lock `**/*.pem`): `run -- true` under both backends against the find.
 # Needs hyperfine (Debian: apt-get install -y hyperfine). --smoke: 1,000-file tree, 100 protected files, 3 runs:
-# checks that the script works, measures nothing worth keeping. --start-only: the start-up group alone (no tree,
-# pruned, protected or bwrap groups; the large fixtures are not made).
+# checks that the script works, measures nothing worth keeping. --start-only: the start-up groups and the peers alone
+# (no tree, pruned, scale or protected groups; the large fixtures are not made).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -122,17 +126,39 @@ if [ -n "$release" ]; then
   # the release ignores JAVA_HOME (its own runtime runs); its archive was made at build time: nothing to wait for
   rel=$(cd "$release" && pwd)
   rv=$("$rel/runtime/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  start_group "start (release: runtime $rv)" "$rel/runtime/bin/java" "$rel/bin/ralon"
-fi
-bwrap_note=
-if [ "$start_only" = 0 ]; then
-  if command -v bwrap >/dev/null 2>&1; then
-    group bwrap "$work/small" "$hello" "bwrap --ro-bind / / true"
+  # The anchor has a class-data archive, as a JDK's hello-world has (lib/server/classes.jsa, which a jlinked runtime
+  # lacks): made here from the runtime's own lib/classlist. Without it the hello-world pays ~25 ms of class loading
+  # that Ralon, with its build-time archive, does not, and every ratio to it flatters Ralon (the row after the
+  # anchor shows that hello-world too).
+  rel_java="$rel/runtime/bin/java"
+  if "$rel/runtime/bin/java" -Xshare:dump -XX:SharedArchiveFile="$work/release-hello.jsa" >/dev/null 2>&1; then
+    rel_java="$rel/runtime/bin/java -XX:SharedArchiveFile=$work/release-hello.jsa"
   else
-    bwrap_note="bwrap is not installed (Debian: apt-get install -y bubblewrap): its anchor is skipped."
+    echo "bench/run.sh: no class-data archive for the release's runtime: its hello-world anchor runs without one" >&2
   fi
+  start_group "start (release: runtime $rv)" "$rel_java" "$rel/bin/ralon" "$rel/runtime/bin/java -cp $work/hello Hello"
+fi
+peer_note=
+# the peers, each starting `true` in its own sandbox, beside Ralon's runs and the hello-world of Ralon's java
+if [ -n "$release" ]; then peer_java=$rel_java; peer_ralon="$rel/bin/ralon"; else peer_java=$java; peer_ralon=$ralon; fi
+set -- "$peer_java -cp $work/hello Hello" "$peer_ralon run --backend landlock -- true" \
+  "$peer_ralon run --backend mount -- true"
+if command -v bwrap >/dev/null 2>&1; then set -- "$@" "bwrap --ro-bind / / --dev /dev true"; else
+  peer_note="$peer_note bwrap is not on PATH (Debian: apt-get install -y bubblewrap)."; fi
+if command -v codex >/dev/null 2>&1; then set -- "$@" "codex sandbox -- true"; else
+  peer_note="$peer_note codex is not on PATH (npm install @openai/codex)."; fi
+if command -v srt >/dev/null 2>&1 && srt true >/dev/null 2>&1; then set -- "$@" "srt true"; else
+  peer_note="$peer_note srt is not on PATH or cannot start (npm install @anthropic-ai/sandbox-runtime; it needs bwrap, socat, rg)."; fi
+group peers "$work/small" "$@"
+if [ "$start_only" = 0 ]; then
   group tree "$work/tree" "git ls-files" "$ralon check" "$hello"
   group pruned "$work/pruned" "git ls-files" "$ralon check" "$hello"
+  # the scale target: `run -- true` on the whole tree with one "**/" pattern, against find naming the same files
+  cp "$work/tree/agent.lock" "$work/tree-agent.lock"
+  printf 'version: 1\nprotect:\n  - "**/*.pem"\n' > "$work/tree/agent.lock"
+  group scale "$work/tree" "find . -name *.pem" "$ralon run --backend mount -- true" \
+    "$ralon run --backend landlock -- true" "$ralon check" "git ls-files"
+  cp "$work/tree-agent.lock" "$work/tree/agent.lock"
   group protected "$work/protected" "$hello" "$ralon run --backend landlock -- true" "$ralon run --backend mount -- true"
   (cd "$work/protected" && "$ralon" run --dry-run --backend mount -- true > "$work/plan-mount.txt" 2>&1 || true)
   (cd "$work/protected" && "$ralon" run --dry-run --backend landlock -- true > "$work/plan-landlock.txt" 2>&1 || true)
@@ -143,21 +169,23 @@ fi
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -sr); nproc: $(nproc); load at start of write-up: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- java: $("$java" -version 2>&1 | head -n 1); hyperfine $(hyperfine --version | cut -d' ' -f2); runs per command: $runs (warm-up 3)"
-  [ "$start_only" = 1 ] && echo "- start-up group only (--start-only)"
+  [ "$start_only" = 1 ] && echo "- start-up groups and peers only (--start-only)"
   [ "$start_only" = 1 ] || echo "- tree: $files files; protected project: $prot protected files + $((prot / 10)) in a protected vendor/"
   # landlock gives every entry beside a directory on the way to a protected path a rule of its own (docs/performance.md)
   echo "- entries in the directories above the small project (landlock: one rule each): $(p=$work/small; n=0; while [ "$p" != / ]; do p=$(dirname "$p"); n=$((n + $(ls -A "$p" | wc -l))); done; echo $n)"
   [ "$smoke" = 1 ] && echo "- SMOKE RUN: fixtures are small and runs few; these numbers are not results"
-  [ -n "$bwrap_note" ] && echo "- $bwrap_note"
+  [ -n "$peer_note" ] && echo "- peers skipped:$peer_note"
   echo
   echo "| group | command | mean (ms) | ± σ (ms) | × hello-world | × git ls-files |"
   echo "|---|---|---:|---:|---:|---:|"
   awk -F, -v hello="$hello" '
-    { g[NR]=$1; c[NR]=$2; m[NR]=$3; s[NR]=$4; if ($2 ~ / Hello$/) h[$1]=$3; if ($2 == "git ls-files") gl[$1]=$3 }
+    { g[NR]=$1; c[NR]=$2; m[NR]=$3; s[NR]=$4; if ($2 ~ / Hello$/ && !($1 in h)) h[$1]=$3; if ($2 == "git ls-files") gl[$1]=$3
+      if ($2 ~ /^find /) f[$1]=$3 }
     END { for (i = 1; i <= NR; i++) {
             hr = (g[i] in h) ? sprintf("%.2f", m[i] / h[g[i]]) : ""
             gr = (g[i] in gl) ? sprintf("%.2f", m[i] / gl[g[i]]) : ""
-            cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/\/[^ ]*\/bin\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd)
+            if (g[i] in f) gr = gr " (÷ find " sprintf("%.2f", m[i] / f[g[i]]) ")"
+            cmd = c[i]; gsub(/\/[^ ]*\/cli\/target\/ralon/, "ralon", cmd); gsub(/\/[^ ]*\/bin\/ralon/, "ralon", cmd); gsub(/-cp [^ ]*hello/, "-cp hello", cmd); gsub(/SharedArchiveFile=[^ ]*\//, "SharedArchiveFile=", cmd)
             gsub(/< [^ ]*write.json/, "< write.json", cmd); gsub(/\/[^ ]*\/bin\/java /, "java ", cmd)
             printf "| %s | `%s` | %.1f | %.1f | %s | %s |\n", g[i], cmd, m[i] * 1000, s[i] * 1000, hr, gr } }' "$csv"
   if [ "$start_only" = 0 ]; then
