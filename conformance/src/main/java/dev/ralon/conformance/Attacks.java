@@ -108,11 +108,12 @@ public final class Attacks {
         // second later; KitRun looks for that file after the run (not at the attacked path). It stops waiting when $F
         // is gone (the kit removed the project: a run killed before its end never makes $F/ended) or after an hour,
         // so that a leftover a backend failed to end, or the control's, never outlives the kit for good (they did:
-        // loops in deleted directories, found hours later).
+        // loops in deleted directories, found hours later). Its arguments name the case and $F: KitRun finds it by them
+        // when its file is late.
         a.add(sh("leftover", "nohup sh -c 'wait for the command to end; echo late > FREE/leftover' &", g,
                 EnumSet.of(PathKind.FILE), "nohup sh -c 'i=0; while [ ! -e \"$F/ended\" ] && [ -d \"$F\" ]"
                         + " && [ $i -lt 36000 ]; do sleep 0.1; i=$((i + 1)); done; [ -e \"$F/ended\" ] || exit 0;"
-                        + " sleep 1; echo late > \"$F/leftover-$1\"' sh \"$ID\" >/dev/null 2>&1 </dev/null &"));
+                        + " sleep 1; echo late > \"$F/leftover-$1\"' sh \"$ID\" \"$F\" >/dev/null 2>&1 </dev/null &"));
 
         g = Guarantee.WRITES_OUTSIDE;
         // $HOME is outside the project and outside the run's one temporary directory ($TMPDIR, given with --temp):
