@@ -105,13 +105,14 @@ public final class Attacks {
 
         g = Guarantee.LEFTOVERS;
         // The leftover waits for the command to end (the script creates $F/ended last), then writes a file of its own a
-        // second later; KitRun looks for that file after the run (not at the attacked path). It stops waiting when $F
-        // is gone (the kit removed the project: a run killed before its end never makes $F/ended) or after an hour,
-        // so that a leftover a backend failed to end, or the control's, never outlives the kit for good (they did:
-        // loops in deleted directories, found hours later). Its arguments name the case and $F: KitRun finds it by them
-        // when its file is late.
+        // second later; KitRun looks for that file after the run (not at the attacked path). It stops waiting after an
+        // hour, writing nothing, so that a leftover a backend failed to end, or the control's, never outlives the kit
+        // for good (they did: a run killed before its end never makes $F/ended, and loops in deleted directories were
+        // found hours later). Not sooner when $F is missing: other attacks rename the project during the run (the kit
+        // puts it back), and a leftover that gave up then was judged "held" (seen twice, as uid 65534). Its arguments
+        // name the case and $F: KitRun finds it by them when its file is late.
         a.add(sh("leftover", "nohup sh -c 'wait for the command to end; echo late > FREE/leftover' &", g,
-                EnumSet.of(PathKind.FILE), "nohup sh -c 'i=0; while [ ! -e \"$F/ended\" ] && [ -d \"$F\" ]"
+                EnumSet.of(PathKind.FILE), "nohup sh -c 'i=0; while [ ! -e \"$F/ended\" ]"
                         + " && [ $i -lt 36000 ]; do sleep 0.1; i=$((i + 1)); done; [ -e \"$F/ended\" ] || exit 0;"
                         + " sleep 1; echo late > \"$F/leftover-$1\"' sh \"$ID\" \"$F\" >/dev/null 2>&1 </dev/null &"));
 
