@@ -358,7 +358,16 @@ final class KitRun {
             outcomes.put(c.id(), new Outcome(rc.getOrDefault(c.id(), Judge.NO_RESULT), Files.exists(mark)
                     ? List.of("a process the command left running wrote " + proj.relativize(mark) + " after the command"
                     + " ended") : List.of()));
+            // judged: the kit ends what the backend did not (a leftover whose run never made $F/ended, as under
+            // a supervising variant, would otherwise wait out its hour)
+            endLeftovers(c.id(), free);
         }
+    }
+
+    /** Kills the leftovers of case {@code id} of the run whose {@code FREE} directory is {@code free}, if any. */
+    static void endLeftovers(String id, Path free) {
+        String f = free.toString();
+        ProcessHandle.allProcesses().filter(p -> leftoverArgs(p, id, f)).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** How long a leftover that is still alive after the 3 s is waited for before it is judged by its file. */
@@ -371,15 +380,18 @@ final class KitRun {
      */
     static boolean leftoverAlive(String id, Path free) {
         String f = free.toString();
-        return ProcessHandle.allProcesses().anyMatch(p -> {
-            try {
-                List<String> args = List.of(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"))
-                        .split("\0"));
-                return args.contains(id) && args.contains(f);
-            } catch (IOException | RuntimeException e) {
-                return false; // gone, or not readable
-            }
-        });
+        return ProcessHandle.allProcesses().anyMatch(p -> leftoverArgs(p, id, f));
+    }
+
+    /** Whether {@code p}'s arguments include both {@code id} and {@code free}: a leftover of that case and run. */
+    private static boolean leftoverArgs(ProcessHandle p, String id, String free) {
+        try {
+            List<String> args = List.of(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"))
+                    .split("\0"));
+            return args.contains(id) && args.contains(free);
+        } catch (IOException | RuntimeException e) {
+            return false; // gone, or not readable
+        }
     }
 
     /**

@@ -32,4 +32,25 @@ class LeftoverAliveTest {
         }
         assertFalse(KitRun.leftoverAlive(id, free), "once it ended it is not found");
     }
+
+    @Test
+    void theKitEndsALeftoverOfItsRunOnceJudgedAndNothingElse(@TempDir Path free) throws Exception {
+        String id = "leftover-F-" + System.nanoTime();
+        Process mine = new ProcessBuilder("sh", "-c", "sleep 30; true", "sh", id, free.toString()).start();
+        Process other = new ProcessBuilder("sh", "-c", "sleep 30; true", "sh", id, free.resolve("x").toString())
+                .start();
+        try {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!KitRun.leftoverAlive(id, free) && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            KitRun.endLeftovers(id, free);
+            assertTrue(mine.waitFor(10, TimeUnit.SECONDS), "this run's leftover is ended");
+            assertTrue(other.isAlive(), "another run's process is left alone");
+        } finally {
+            mine.destroyForcibly();
+            other.destroyForcibly();
+            other.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
 }
