@@ -7,6 +7,7 @@ import dev.ralon.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +62,8 @@ class CdsE2ETest {
         return TestProcess.of(cmd).in(dir.resolve("p")).without("RALON_CDS").env(env).stdin("").run();
     }
 
-    Optional<Path> archive(Path cache) throws Exception {
+    /** The archive (JDK 17) or AOT cache (25+) the launcher made under {@code cache}, once it is in place. */
+    static Optional<Path> archive(Path cache) throws IOException {
         if (!Files.isDirectory(cache)) {
             return Optional.empty();
         }
@@ -72,7 +74,8 @@ class CdsE2ETest {
         }
     }
 
-    Path awaitArchive(Path cache) throws Exception {
+    /** {@link #archive(Path)}, waited for up to 180 s; fails the test when none is made. */
+    static Path awaitArchive(Path cache) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < end) {
             Optional<Path> a = archive(cache);

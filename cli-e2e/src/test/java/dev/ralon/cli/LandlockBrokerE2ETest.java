@@ -169,6 +169,7 @@ class LandlockBrokerE2ETest {
                         + brokers);
             } finally {
                 Files.writeString(work.resolve("go"), ""); // the command never waits out its 60 s
+                runner.join(120_000); // and ends before its directory is removed, whatever the test found
             }
             ProcessResult r = run.get(120, java.util.concurrent.TimeUnit.SECONDS);
             assertEquals(0, r.code(), r.toString());

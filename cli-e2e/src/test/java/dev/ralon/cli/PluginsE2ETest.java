@@ -216,23 +216,7 @@ class PluginsE2ETest {
         Path good = plugin("good.jar", PluginEnforcers.Good.class);
         ProcessResult first = ralon(Map.of(), "status"); // starts the archive builder in the background
         assertEquals(0, first.code(), first.err());
-        Path cds = exe.resolveSibling(".ralon-cds");
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        Path archive = null;
-        while (archive == null && System.nanoTime() < end) {
-            if (Files.isDirectory(cds)) {
-                try (var walk = Files.walk(cds)) {
-                    // a CDS archive (JDK 17) or an AOT cache (JDK 25 and later)
-                    archive = walk.filter(f -> (f.toString().endsWith(".jsa") || f.toString().endsWith(".aot"))
-                            && Files.isRegularFile(f)).findFirst()
-                            .orElse(null);
-                }
-            }
-            if (archive == null) {
-                Thread.sleep(500);
-            }
-        }
-        assertTrue(archive != null, "no archive was made in " + cds);
+        CdsE2ETest.awaitArchive(exe.resolveSibling(".ralon-cds"));
         Path log = dir.resolve("class-load.log");
         ProcessResult r = ralon(Map.of("RALON_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), "status");
         assertEquals(0, r.code(), r.err());

@@ -5,11 +5,8 @@ import dev.ralon.testsupport.TestProcess;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -25,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * archive), some hundred times a suite. The builder and the archive-less start stay covered where they are the
  * subject: {@link CdsE2ETest}, {@link PluginsE2ETest}, and the classes with a copy of their own.
  *
- * <p>Not for a test that writes beside the executable (plugins, an archive of its own): those copy it.
+ * <p>It is a {@link ReadableExecutable} (removed when the JVM ends). Not for a test that writes beside the executable (plugins, an archive of its own): those copy it.
  */
 final class SharedExecutable {
     private static Path exe;
@@ -53,49 +50,30 @@ final class SharedExecutable {
         if (ralon == null) {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
-        Path base = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-exe-").toRealPath();
-        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path copy = Files.copy(Path.of(ralon), base.resolve("ralon"));
-        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+        ReadableExecutable copy = ReadableExecutable.create("ralon-e2e-exe-");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                TestProcess.of("rm", "-rf", "--one-file-system", base.toString()).stdin("").timeout(60).run();
-            } catch (Exception e) {
+                copy.delete();
+            } catch (IOException e) {
                 // the JVM is ending; /tmp keeps a copy of the executable
             }
-        }, "remove " + base));
+        }, "remove " + copy.base()));
         // Any start begins the archive builder (the launcher, detached); wait for its archive (a CDS archive on JDK 17,
         // an AOT cache on 25+) and for its lock to go, or go on without it (the starts are then slower, not different).
-        ProcessResult first = TestProcess.of(copy.toString(), "--version").in(base).without("RALON_DEBUG")
+        ProcessResult first = TestProcess.of(copy.exe().toString(), "--version").in(copy.base()).without("RALON_DEBUG")
                 .stdin("").timeout(120).run();
         if (first.code() != 0) {
             fail("the executable does not start: " + first);
         }
-        Path cds = base.resolve(".ralon-cds");
+        Path cds = copy.base().resolve(".ralon-cds");
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < end && !built(cds)) {
+        while (System.nanoTime() < end && CdsE2ETest.archive(cds).isEmpty()) {
             Thread.sleep(100);
         }
-        if (!built(cds)) {
-            System.err.println("[e2e] the start-up archive of " + copy + " was not built within 180 s: the end-to-end"
-                    + " tests run without it (slower)");
+        if (CdsE2ETest.archive(cds).isEmpty()) {
+            System.err.println("[e2e] the start-up archive of " + copy.exe() + " was not built within 180 s: the"
+                    + " end-to-end tests run without it (slower)");
         }
-        return copy;
-    }
-
-    private static boolean built(Path cds) throws IOException {
-        if (!Files.isDirectory(cds)) {
-            return false;
-        }
-        try (Stream<Path> walk = Files.walk(cds)) {
-            boolean[] archive = {false};
-            boolean[] lock = {false};
-            walk.forEach(f -> {
-                String name = f.getFileName().toString();
-                archive[0] |= (name.endsWith(".jsa") || name.endsWith(".aot")) && Files.isRegularFile(f);
-                lock[0] |= name.endsWith(".lock");
-            });
-            return archive[0] && !lock[0];
-        }
+        return copy.exe();
     }
 }

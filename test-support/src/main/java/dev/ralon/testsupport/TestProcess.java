@@ -151,6 +151,14 @@ public final class TestProcess {
     public ProcessResult run() throws IOException {
         Path out = Files.createTempFile("ralon-test-out", ".txt");
         Path err = Files.createTempFile("ralon-test-err", ".txt");
+        // also when the JVM ends while this run is still going on another thread (a test that failed before waiting
+        // for it): the finally below is then never reached, and the files were left in /tmp
+        try {
+            out.toFile().deleteOnExit();
+            err.toFile().deleteOnExit();
+        } catch (IllegalStateException e) {
+            // the JVM is already ending (a shutdown hook runs this): the finally below removes them
+        }
         try {
             return run(out, err);
         } finally {
