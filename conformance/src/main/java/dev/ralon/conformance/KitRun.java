@@ -366,8 +366,7 @@ final class KitRun {
 
     /** Kills the leftovers of case {@code id} of the run whose {@code FREE} directory is {@code free}, if any. */
     static void endLeftovers(String id, Path free) {
-        String f = free.toString();
-        ProcessHandle.allProcesses().filter(p -> leftoverArgs(p, id, f)).forEach(ProcessHandle::destroyForcibly);
+        leftovers(id, free).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** How long a leftover that is still alive after the 3 s is waited for before it is judged by its file. */
@@ -379,19 +378,21 @@ final class KitRun {
      * the leftover attack starts it ({@link Attacks}).
      */
     static boolean leftoverAlive(String id, Path free) {
-        String f = free.toString();
-        return ProcessHandle.allProcesses().anyMatch(p -> leftoverArgs(p, id, f));
+        return leftovers(id, free).findAny().isPresent();
     }
 
-    /** Whether {@code p}'s arguments include both {@code id} and {@code free}: a leftover of that case and run. */
-    private static boolean leftoverArgs(ProcessHandle p, String id, String free) {
-        try {
-            List<String> args = List.of(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"))
-                    .split("\0"));
-            return args.contains(id) && args.contains(free);
-        } catch (IOException | RuntimeException e) {
-            return false; // gone, or not readable
-        }
+    /** The live processes whose arguments include both {@code id} and {@code free}: that case's leftovers of that run. */
+    private static java.util.stream.Stream<ProcessHandle> leftovers(String id, Path free) {
+        String f = free.toString();
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                List<String> args = List.of(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"))
+                        .split("\0"));
+                return args.contains(id) && args.contains(f);
+            } catch (IOException | RuntimeException e) {
+                return false; // gone, or not readable
+            }
+        });
     }
 
     /**
