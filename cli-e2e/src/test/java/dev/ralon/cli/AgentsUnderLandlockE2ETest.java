@@ -64,7 +64,7 @@ class AgentsUnderLandlockE2ETest {
 
     @Test
     void theStartNoteSaysWhatBreaksForAgentsAndTheStateCannotBeCreated() throws Exception {
-        ProcessResult r = run(List.of(ralon.toString(), "run", "--backend", "landlock", "--", agent.toString()));
+        ProcessResult r = run(List.of(ralon.toString(), "run", "--verbose", "--backend", "landlock", "--", agent.toString()));
         assertTrue(r.err().contains("ralon: note: agents under landlock: nothing can be created in " + home), r.err());
         assertTrue(r.err().contains("(~/.claude, ~/.codex, ~/.gemini)"), r.err());
         assertTrue(r.err().contains("--create-agent-state"), r.err());

@@ -76,7 +76,7 @@ class BaselineE2ETest {
             u.handOver();
             u.assumeBackend(p, backend);
             String before = read(u, p, watched);
-            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c",
+            ProcessResult r = u.ralon(p, "run", "--verbose", "--backend", backend, "--", "sh", "-c",
                     attack + "; echo \"attack exit $?\"");
             assertTrue(r.out().contains("attack exit"), r.toString());
             boolean gitEntry = watched.startsWith(".git/");
@@ -120,7 +120,7 @@ class BaselineE2ETest {
                         + " \"$HOME/.claude.json\" && mkdir -p \"$HOME/.npm/_cacache\" && echo x > \"$HOME/.npm/_cacache/e\""
                         + " && echo HOME-OK";
             }
-            ProcessResult r = u.ralon(p, "run", "--backend", backend, "--", "sh", "-c", script);
+            ProcessResult r = u.ralon(p, "run", "--verbose", "--backend", backend, "--", "sh", "-c", script);
             assertEquals(0, r.code(), r.toString());
             assertTrue(r.out().contains("COMMIT-OK"), r.toString());
             ProcessResult log = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "git",
@@ -144,7 +144,7 @@ class BaselineE2ETest {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(0)) {
             Path p = project(u, "proj");
-            ProcessResult status = u.ralon(p, "status");
+            ProcessResult status = u.ralon(p, "status", "--verbose");
             assertTrue(status.out().contains("baseline: protected by `ralon run`"), status.toString());
             assertTrue(status.out().contains("exists  .git/config"), status.out());
             assertTrue(status.out().contains("exists  ~/.bashrc"), status.out());
@@ -152,7 +152,7 @@ class BaselineE2ETest {
             JSONObject sj = new JSONObject(u.ralon(p, "status", "--json").out());
             assertTrue(sj.getJSONObject("baseline").getJSONArray("paths").length() > 10, sj.toString());
 
-            ProcessResult dry = u.ralon(p, "run", "--backend", "mount", "--dry-run");
+            ProcessResult dry = u.ralon(p, "run", "--backend", "mount", "--dry-run", "--verbose");
             assertTrue(dry.out().contains("  protected      .git/config"), dry.out());
             assertTrue(dry.out().contains("  NOT protected  ~/.zshrc  (absent: this backend cannot stop its creation)"),
                     dry.out());
@@ -160,7 +160,7 @@ class BaselineE2ETest {
             JSONObject dj = new JSONObject(u.ralon(p, "run", "--backend", "mount", "--dry-run", "--json").out());
             JSONArray kept = dj.getJSONObject("baseline").getJSONArray("protected");
             assertTrue(kept.toString().contains("\".git/hooks\""), kept.toString());
-            ProcessResult off = u.ralon(p, "run", "--backend", "mount", "--dry-run", "--no-baseline");
+            ProcessResult off = u.ralon(p, "run", "--backend", "mount", "--dry-run", "--verbose", "--no-baseline");
             assertTrue(off.out().contains("baseline: off (--no-baseline)"), off.out());
             assertFalse(off.out().contains(".git/hooks"), off.out());
         }

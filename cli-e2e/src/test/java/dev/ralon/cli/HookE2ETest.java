@@ -138,7 +138,8 @@ class HookE2ETest {
     @Test
     void aWriteToAppEnvFromACwdAboveTheProjectIsDenied() throws Exception {
         String reason = deniedPreToolUse(hook("claude-code", claude(mono, "Write", "{\"file_path\":\"app/.env\",\"content\":\"x\"}")));
-        assertTrue(reason.startsWith("agent.lock: .env is protected by \".env\" (agent.lock:3)."), reason);
+        // the path and the policy file as the agent stands (mono/), not relative to app/agent.lock
+        assertTrue(reason.startsWith("agent.lock: app/.env is protected by \".env\" (app/agent.lock:3)."), reason);
         deniedPreToolUse(hook("claude-code", claude(tmp, "Edit", "{\"file_path\":" + JSONObject.quote(app.resolve(".github/workflows/ci.yml").toString())
                 + ",\"old_string\":\"push\",\"new_string\":\"pull_request_target\"}")));
         allowed(hook("claude-code", claude(mono, "Write", "{\"file_path\":\"app/src/main.txt\",\"content\":\"x\"}")));

@@ -80,7 +80,7 @@ class KernelInterfacesE2ETest {
 
     @Test
     void theMountPlanBindsTheKernelInterfacesReadOnlyForRoot() throws Exception {
-        String out = exec(ralon.toString(), "run", "--backend", "mount", "--dry-run", "--", "true");
+        String out = exec(ralon.toString(), "run", "--backend", "mount", "--dry-run", "--verbose", "--", "true");
         for (java.nio.file.Path p : KernelInterfaces.PATHS) {
             if (Files.exists(p)) {
                 assertTrue(out.contains("bind-readonly " + p + " "), p + " in " + out);

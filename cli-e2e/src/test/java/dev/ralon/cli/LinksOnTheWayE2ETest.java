@@ -120,7 +120,7 @@ class LinksOnTheWayE2ETest {
         try (AsUser u = new AsUser(0)) {
             Path p = project(u, "proj");
             u.assumeBackend(p, backend);
-            ProcessResult plan = u.ralon(p, "run", "--backend", backend, "--dry-run");
+            ProcessResult plan = u.ralon(p, "run", "--backend", backend, "--dry-run", "--verbose");
             assertEquals(0, plan.code(), plan.toString());
             assertTrue(plan.out().contains(p.resolve("lib/door") + "  [symlink]  symbolic link on the way to lib/door/x.key"),
                     plan.out());

@@ -148,7 +148,9 @@ class LocaleE2ETest {
                 explain = check.out();
             }
             assertEquals(explain, check.out(), where + "the same verdicts under every locale");
-            assertEquals(3, check.out().lines().count(), where + check.out());
+            assertEquals(4, check.out().lines().count(), where + check.out());
+            assertTrue(check.out().contains("docs/plain.txt: not protected (no pattern of agent.lock matches it)\n"),
+                    where + check.out());
 
             ProcessResult status = user.ralon(root, env, "status", "--json");
             assertEquals(0, status.code(), where + status);

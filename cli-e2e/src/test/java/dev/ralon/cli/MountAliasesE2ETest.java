@@ -59,7 +59,7 @@ class MountAliasesE2ETest {
                     + deep + "/free.txt; echo \"control $?\"";
             String who = uid == 0 ? "" : "setpriv --reuid=" + uid + " --regid=" + uid + " --clear-groups ";
             String script = "mount --bind \"$1\" \"$2\" && mount --bind \"$1/keys/sub\" \"$3\" && cd \"$1\" && exec "
-                    + who + "\"$4\" run --backend " + backend + " -- sh -c '" + attack + "'";
+                    + who + "\"$4\" run --verbose --backend " + backend + " -- sh -c '" + attack + "'";
             ProcessResult r = CliE2ETest.exec(p, null, u.env(Map.of()), "unshare", "--mount", "--propagation",
                     "private", "sh", "-c", script, "sh", p.toString(), deep.toString(), part.toString(),
                     u.exe.toString());

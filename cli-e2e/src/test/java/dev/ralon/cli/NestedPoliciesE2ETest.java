@@ -150,7 +150,7 @@ class NestedPoliciesE2ETest {
         for (Path cwd : List.of(top, top.resolve("app/deep"))) {
             JSONObject status = new JSONObject(r.run(cwd, "status", "--json").out());
             assertEquals(files, status.getJSONArray("policies").toList(), "status from " + cwd);
-            ProcessResult dry = r.run(cwd, "run", "--dry-run", "--backend", "noop", "--", "true");
+            ProcessResult dry = r.run(cwd, "run", "--dry-run", "--verbose", "--backend", "noop", "--", "true");
             for (String f : files) {
                 assertTrue(dry.out().contains("policy: " + f + "\n"), dry.out());
             }

@@ -198,7 +198,7 @@ class ReleaseLauncherE2ETest {
         attack += "; do echo PWNED > \"$f\" 2>/dev/null && echo \"wrote $f\"; done; echo done";
         AsUser.requireBackend(backend, ralon(release.resolve("bin/ralon"), Map.of(), "run", "--backend", backend,
                 "--dry-run"));
-        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of(), "run", "--backend", backend, "--",
+        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of(), "run", "--verbose", "--backend", backend, "--",
                 "sh", "-c", attack);
         assertTrue(r.out().contains("done"), r.toString());
         assertFalse(r.out().contains("wrote"), r.toString());

@@ -51,8 +51,11 @@ class RunAdmissionE2ETest {
 
     @Test
     void statusListsThirdPartyBackendsWithWhyNotAndTheirProblems() throws Exception {
-        ProcessResult r = ralon("status");
+        ProcessResult r = ralon("status", "--verbose");
         assertEquals(0, r.code(), r.err());
+        ProcessResult summary = ralon("status");
+        assertTrue(summary.out().contains("\n  test-unavailable no   the frobnicator is off; fix: sysctl test.frobnicate=1\n"),
+                summary.out());
         assertTrue(r.out().contains("test-unavailable no        the frobnicator is off; fix: sysctl test.frobnicate=1"), r.out());
         assertTrue(r.out().contains("test-refuser"), r.out());
         assertTrue(r.out().contains("2 enforcers are named 'twin'"), r.out());

@@ -103,7 +103,7 @@ class WritesOutsideE2ETest {
                 s.append(attempt("etc", "echo PWNED > /etc/profile.d/" + tag + ".sh"));
                 s.append(attempt("usr", "echo PWNED > /usr/local/bin/" + tag));
             }
-            ProcessResult r = u.ralon(project, "run", "--backend", backend, "--allow-write", "~/extra-option", "--",
+            ProcessResult r = u.ralon(project, "run", "--verbose", "--backend", backend, "--allow-write", "~/extra-option", "--",
                     "sh", "-c", s.toString());
             try {
                 assertEquals(0, r.code(), r.toString());
@@ -156,7 +156,7 @@ class WritesOutsideE2ETest {
             }
 
             // the dry run says what is writable, and why
-            ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run");
+            ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run", "--verbose");
             assertTrue(dry.out().contains("writable: ~/.claude/ (Claude Code's state)"), dry.toString());
             assertFalse(dry.out().contains("writable: ~/.claude.json"), dry.toString());
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());

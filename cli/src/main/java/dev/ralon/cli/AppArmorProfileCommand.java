@@ -15,8 +15,8 @@ import java.util.concurrent.Callable;
  * would grant user namespaces to whatever is put there.
  */
 @Command(name = "apparmor-profile", mixinStandardHelpOptions = true,
-        description = {"Print the AppArmor profile that lets this ralon create its user namespaces where",
-                "kernel.apparmor_restrict_unprivileged_userns=1 (Ubuntu 23.10 and later), for the mount backend.",
+        description = {"Print the AppArmor profile the mount backend needs on Ubuntu 23.10 and later.",
+                "It lets this ralon create its user namespaces where kernel.apparmor_restrict_unprivileged_userns=1.",
                 "Install it as root:",
                 "  ralon apparmor-profile > /etc/apparmor.d/ralon && apparmor_parser -r /etc/apparmor.d/ralon",
                 "It attaches to this launcher's path: make it again after moving the launcher."})

@@ -33,6 +33,49 @@ final class BaselineReport {
         }
     }
 
+    /**
+     * The baseline in one line ({@code run --dry-run} without {@code --verbose}): how many paths, how many exist, what
+     * the backend protects and what it leaves, with the reasons counted.
+     */
+    static String summary(Baseline.Applied a, String backend) {
+        if (a == null) {
+            return "baseline: off (--no-baseline)";
+        }
+        int all = a.kept().size() + a.dropped().size();
+        long exist = a.kept().stream().filter(i -> !i.absent()).count()
+                + a.dropped().stream().filter(d -> !d.item().absent()).count();
+        StringBuilder s = new StringBuilder("baseline: " + all + " paths that run code later (git's config and hooks,"
+                + " shell start-up files, agents' settings), " + exist + " of them exist: " + backend + " protects "
+                + (a.dropped().isEmpty() ? "all" : a.kept().size()));
+        long absent = a.dropped().stream().filter(d -> d.item().absent()).count();
+        if (absent > 0) {
+            s.append(", cannot stop the creation of ").append(absent).append(" absent");
+        }
+        long other = a.dropped().size() - absent;
+        if (other > 0) {
+            s.append(", NOT ").append(other).append(" existing");
+        }
+        return s.append(" (--verbose lists them)").toString();
+    }
+
+    /**
+     * The baseline in one line for {@code ralon status} without {@code --verbose}: how many paths, how many exist, and
+     * for each backend that can run here what it protects and what it cannot.
+     */
+    static String statusSummary(List<Baseline.Item> items, Map<String, Baseline.Applied> by) {
+        long exist = items.stream().filter(i -> !i.absent()).count();
+        List<String> per = new ArrayList<>();
+        by.forEach((name, a) -> {
+            long absent = a.dropped().stream().filter(d -> d.item().absent()).count();
+            long other = a.dropped().size() - absent;
+            per.add(name + " protects " + (a.dropped().isEmpty() ? "all " + a.kept().size() : a.kept().size()
+                    + (absent > 0 ? ", cannot stop the creation of " + absent + " absent" : "")
+                    + (other > 0 ? ", NOT " + other + " existing" : "")));
+        });
+        return "baseline: " + items.size() + " paths that run code later (git's config and hooks, shell start-up files,"
+                + " agents' settings), " + exist + " exist" + (per.isEmpty() ? "" : "; " + String.join("; ", per));
+    }
+
     /** The baseline in JSON ({@code run --dry-run --json}, {@code status --json}): null when off. */
     static Object json(Baseline.Applied a) {
         if (a == null) {

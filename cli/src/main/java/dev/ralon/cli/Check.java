@@ -171,6 +171,13 @@ final class Check {
                     out.print(p);
                 }
                 out.print(nul ? "\0" : "\n");
+            } else if (explain) { // --explain answers for every path asked about, in the same words as the hook
+                String lock = RuleText.file(policy.nearest().file(), policy.naming());
+                Path abs = path.toAbsolutePath().normalize();
+                out.print(p + ": not protected (" + (abs.startsWith(policy.root()) ? "no pattern of " + lock
+                        + (policy.policies().size() > 1 ? " or the policies above it" : "") + " matches it"
+                        : "outside " + policy.root() + ", where " + lock + " applies") + ")");
+                out.print(nul ? "\0" : "\n");
             }
         }
         if (json) {

@@ -29,8 +29,15 @@ final class DryRunReport {
     private DryRunReport() {
     }
 
-    /** The text report of {@code d}, with {@code extra} lines before the verdict. */
-    static void print(PrintWriter out, RunDecision d, List<String> extra) {
+    /** How many protected paths, steps or directories the summary names before "and N more". */
+    static final int NAMED = 8;
+
+    /**
+     * The text report of {@code d}, with {@code extra} lines before the verdict: every protected path, step and
+     * create-restricted directory with {@code verbose}; otherwise the first {@link #NAMED} of each and a count (a
+     * create-restricted temporary directory or home is always named: RunDecision#createRestrictedWarning).
+     */
+    static void print(PrintWriter out, RunDecision d, List<String> extra, boolean verbose) {
         Enforcer enforcer = d.enforcer();
         ProtectedSet set = d.set();
         Plan plan = d.plan();
@@ -40,23 +47,38 @@ final class DryRunReport {
         PolicySet policies = d.policies();
         out.println("backend: " + enforcer.name() + " (" + chosen.probe().detail() + ")");
         for (Path file : policies.files()) { // every file in force, farthest first
-            out.println("policy: " + file);
+            out.println("policy: " + (verbose ? file.toString() : Shown.path(file)));
         }
         out.println("guaranteed: " + GuaranteeIds.text(enforcer.guarantees()));
         out.println("not guaranteed: " + GuaranteeIds.text(GuaranteeIds.notDeclared(enforcer)));
         out.println("protected paths (" + set.paths().size() + "):");
+        List<String> paths = new ArrayList<>();
         for (ProtectedPath p : set.paths()) {
-            out.println("  " + p.path() + "  [" + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
+            paths.add("  " + (verbose ? p.path() : Shown.path(p.path())) + "  ["
+                    + p.kind().name().toLowerCase(Locale.ROOT) + "]  " + String.join(", ", p.reasons()));
         }
-        out.println("steps (" + plan.steps().size() + "):");
-        for (Plan.Step s : plan.steps()) {
-            out.println("  " + s);
+        printSome(out, paths, verbose);
+        out.println("steps (" + plan.steps().size() + (verbose || plan.steps().isEmpty() ? "):" : "): " + actions(plan)));
+        if (verbose) {
+            for (Plan.Step s : plan.steps()) {
+                out.println("  " + s);
+            }
         }
         if (!plan.createRestricted().isEmpty()) {
             out.println("directories where nothing can be created, removed or renamed while it runs ("
                     + plan.createRestricted().size() + "):");
-            for (Path dir : plan.createRestricted()) {
-                out.println("  " + dir);
+            List<Path> dirs = new ArrayList<>(plan.createRestricted());
+            if (!verbose) { // the deepest first: the project's own, then its ancestors
+                dirs.sort(java.util.Comparator.comparingInt(Path::getNameCount).reversed());
+            }
+            List<String> shown = new ArrayList<>();
+            for (Path dir : dirs) {
+                shown.add("  " + (verbose ? dir.toString() : Shown.path(dir)));
+            }
+            printSome(out, shown, verbose);
+            String restricted = d.createRestrictedWarning();
+            if (restricted != null) {
+                out.println("warning: " + restricted);
             }
         }
         List<String> warnings = new ArrayList<>(set.warnings());
@@ -75,6 +97,26 @@ final class DryRunReport {
             out.println("cannot enforce: " + r);
         }
         out.println(refusals.isEmpty() ? "verdict: enforceable" : "verdict: NOT enforceable");
+    }
+
+    /** {@code lines}, all of them when {@code verbose}, else the first {@link #NAMED} and a count of the rest. */
+    private static void printSome(PrintWriter out, List<String> lines, boolean verbose) {
+        int n = verbose || lines.size() <= NAMED + 1 ? lines.size() : NAMED;
+        lines.subList(0, n).forEach(out::println);
+        if (n < lines.size()) {
+            out.println("  ... and " + (lines.size() - n) + " more (--verbose lists them)");
+        }
+    }
+
+    /** The plan's steps counted by action, in the order each action first appears: {@code 3 bind-ro, 1 remount}. */
+    private static String actions(Plan plan) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Plan.Step s : plan.steps()) {
+            counts.merge(s.action(), 1, Integer::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        counts.forEach((a, n) -> parts.add(n + " " + a));
+        return String.join(", ", parts) + " (--verbose lists them)";
     }
 
     /** The JSON document of {@code d} (docs/json.md); the caller adds the keys that are not the plan's. */

@@ -45,9 +45,9 @@ final class FastParser {
             }
             case "status" -> {
                 if (args.length == 1) {
-                    return new StatusRequest(null, false);
+                    return new StatusRequest(null, false, false);
                 }
-                return args.length == 2 && "--json".equals(args[1]) ? new StatusRequest(null, true) : null;
+                return args.length == 2 && "--json".equals(args[1]) ? new StatusRequest(null, true, false) : null;
             }
             case "run" -> {
                 return run(args);
@@ -86,7 +86,7 @@ final class FastParser {
             }
         }
         List<String> command = Arrays.asList(args).subList(i + 1, args.length);
-        return new RunRequest(null, backend, false, false, quiet, false, false, false, false, RunRequest.Writes.DEFAULT,
+        return new RunRequest(null, backend, false, false, quiet, false, false, false, false, false, RunRequest.Writes.DEFAULT,
                 command);
     }
 

@@ -193,8 +193,13 @@ final class Hook {
                 }
                 List<Rule> rules = inForce.check(p);
                 if (!rules.isEmpty()) {
-                    String rel = inForce.nearest().relativize(p);
-                    refusals.add((rel != null ? rel : t) + " is protected by " + Check.describe(inForce, rules));
+                    // the path and the policy files as the agent stands (its cwd): app/.env, app/agent.lock:3
+                    Path at = cwd.toAbsolutePath().normalize();
+                    List<String> why = new ArrayList<>();
+                    for (Rule r : rules) {
+                        why.add(dev.ralon.policy.RuleText.of(r, Shown.path(r.file(), at, null)));
+                    }
+                    refusals.add(Shown.path(p, at, null) + " is protected by " + String.join(", ", why));
                     break;
                 }
             }

@@ -23,9 +23,10 @@ import java.util.concurrent.Callable;
  * a separate agent account, or the hook run as another user, must be able to read it.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = {"Write a starter agent.lock. Sensitive paths found here (.env*, CI workflows, private keys,",
-                "credentials files) are proposed as active entries, each with a comment; --minimal writes only the",
-                "commented template. The policy file itself is always protected."})
+        description = {"Write a starter agent.lock, proposing the sensitive paths found here.",
+                "Sensitive paths (.env*, CI workflows, private keys, credentials files) are proposed as active",
+                "entries, each with a comment saying what it covers; --minimal writes only the commented template.",
+                "The policy file itself is always protected."})
 final class InitCommand implements Callable<Integer> {
     static final String SCHEMA_URL = "https://ralon.dev/schema/agent-lock/v1.json";
 
@@ -68,7 +69,7 @@ final class InitCommand implements Callable<Integer> {
                 b.append(line).append('\n');
                 b.append("  # found in this directory by `ralon init` (remove what you do not want protected):\n");
                 for (SensitivePaths.Proposal p : proposals) {
-                    b.append("  # ").append(p.why()).append(" (found: ").append(p.found()).append(")\n");
+                    b.append("  # ").append(p.why()).append(" (covers here: ").append(p.found()).append(")\n");
                     b.append("  - ").append(yamlScalar(p.pattern())).append('\n');
                 }
                 continue;

@@ -19,21 +19,22 @@ import java.util.Properties;
         description = {"Makes the paths an agent.lock protects read-only to the kernel for an AI coding agent.", ""},
         footerHeading = "%nExamples:%n",
         footer = {
-                "  ralon init                          write a starter agent.lock here",
-                "  ralon status                        the policy, what each pattern matches, the backends",
-                "  ralon check src/auth/login.ts       exit 1 if protected, 0 if not",
-                "  ralon check --explain pom.xml       which pattern (file:line) protects it",
+                "  ralon init                        write a starter agent.lock here",
+                "  ralon status                      the policy, what it matches, the backends",
+                "  ralon check src/auth/login.ts     exit 1 if protected, 0 if not",
+                "  ralon check --explain pom.xml     which pattern (file:line) protects it",
                 "  git diff --name-only | ralon check --stdin",
-                "  ralon run -- claude                 run the agent with the protected paths read-only",
-                "  ralon run --dry-run -- claude       print the plan, start nothing",
-                "  ralon check --changed origin/main   protected paths a branch changed (exit 1 if any): CI guard",
-                "  ralon check --staged                protected paths the next commit changes: pre-commit hook",
-                "  ralon hook claude-code              an agent's pre-write hook (JSON on stdin; formats: hook --help)",
+                "  ralon run -- claude               run the agent, protected paths read-only",
+                "  ralon run --dry-run -- claude     print the plan, start nothing",
+                "  ralon check --changed origin/main protected paths a branch changed: CI",
+                "  ralon check --staged              protected paths the next commit changes",
+                "  ralon hook claude-code            an agent's pre-write hook (JSON on stdin)",
                 "  ralon schema > agent.lock.schema.json   the JSON Schema, for editors",
-                "  source <(ralon generate-completion) bash/zsh completion",
-                "  ralon apparmor-profile              the AppArmor profile the mount backend needs on Ubuntu 23.10+",
+                "  source <(ralon generate-completion)     bash/zsh completion",
+                "  ralon apparmor-profile            the profile the mount backend needs on Ubuntu",
                 "",
-                "Exit codes: 0 fine; 1 protected / cannot enforce; 2 error (no policy, bad policy, bad arguments).",
+                "Exit codes: 0 fine; 1 protected / cannot enforce; 2 error (no policy, bad policy,",
+                "bad arguments).",
                 "`ralon run` exits with the command's own status once the command has started."})
 final class Ralon implements Runnable {
     @CommandLine.Spec
@@ -56,7 +57,7 @@ final class Ralon implements Runnable {
     }
 
     /** The command line every parse uses: picocli binds the options, nothing more. */
-    private static CommandLine commandLine() {
+    static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Ralon());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // `ralon run claude --resume`: everything from the command name on belongs to the command

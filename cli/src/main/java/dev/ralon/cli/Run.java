@@ -52,6 +52,9 @@ final class Run {
         if (command.isEmpty() && !dryRun) {
             throw CliException.error("no command given; usage: ralon run [--backend NAME] -- CMD [ARGS...]");
         }
+        if (request.quiet() && request.verbose()) {
+            throw CliException.error("--quiet and --verbose: choose one");
+        }
         if (json && !dryRun) {
             throw CliException.error("--json goes with --dry-run");
         }
@@ -86,41 +89,51 @@ final class Run {
                 request.noBaseline(), !dryRun, request.allowUnixSockets(), request.writes().anywhere(),
                 request.writes().temp(), request.writes().allow(), System.getenv(), cwd));
         var enforcer = d.enforcer();
+        List<String> passedOver = new ArrayList<>();
         for (String passed : json ? List.<String>of() : d.passedOver()) {
-            (dryRun ? out : err).println((dryRun ? "" : "ralon: ") + "note: " + passed + "; using " + enforcer.name());
+            passedOver.add("note: " + passed + "; using " + enforcer.name());
         }
         if (dryRun) {
+            passedOver.forEach(out::println);
             return dryRun(d, request, leftOut, out);
         }
 
+        // what is said at start (StartLines): errors refuse; warnings the user must act on print even with -q;
+        // the rest are notes, printed with --verbose and counted on the start line otherwise
+        StartLines lines = new StartLines();
+        passedOver.forEach(lines::note);
         if (leftOut != null) {
-            err.println("ralon: note: " + leftOut);
+            lines.note("note: " + leftOut);
         }
         for (WritableAreas.Left l : d.writable().left()) { // asked for, and not writable: said, never silent
-            err.println("ralon: warning: " + l.path() + " is not writable in this session (" + l.why() + ")");
+            lines.mustAct("warning: " + l.path() + " is not writable in this session (" + l.why() + ")");
+        }
+        String restricted = d.createRestrictedWarning();
+        if (restricted != null) {
+            lines.mustAct("warning: " + restricted);
         }
         String notCreateProtected = d.notCreateProtectedLine();
         for (Warning w : expansion.warnings()) { // the set's warnings, as data
             if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {
                 continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
             }
-            err.println("ralon: warning: " + w.message(expansion.naming()));
+            lines.note("warning: " + w.message(expansion.naming()));
         }
         for (String w : d.plan().warnings()) {
-            err.println("ralon: warning: " + w);
+            lines.note("warning: " + w);
         }
-        if (notCreateProtected != null) {
-            err.println("ralon: " + notCreateProtected);
+        if (notCreateProtected != null) { // a path the user named that the command may create: theirs to act on
+            lines.mustAct(notCreateProtected);
         }
         String baselineLine = d.baseline() == null ? null : d.baseline().summary(enforcer.name());
         if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
-            err.println("ralon: " + baselineLine);
+            lines.note(baselineLine);
         }
         for (String w : d.gitNotes()) {
-            err.println("ralon: warning: " + w);
+            lines.mustAct("warning: " + w);
         }
-        for (String n : d.notes(command.get(0))) {
-            err.println("ralon: note: " + n);
+        for (String n : d.notes(command)) {
+            lines.note("note: " + n);
         }
         if (!d.enforceable()) {
             List<String> refusals = d.admission().reasons();
@@ -129,12 +142,12 @@ final class Run {
                         + String.join("; ", refusals) + " (nothing was started; --allow-degraded runs anyway)");
             }
             for (String r : refusals) {
-                err.println("ralon: DEGRADED: " + r);
+                lines.mustAct("DEGRADED: " + r);
             }
-            err.println("ralon: DEGRADED: not guaranteed in this run: " + GuaranteeIds.text(d.missing()));
+            lines.mustAct("DEGRADED: not guaranteed in this run: " + GuaranteeIds.text(d.missing()));
         }
         if (enforcer.guarantees().isEmpty()) {
-            err.println("ralon: WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
+            lines.mustAct("WARNING: backend " + enforcer.name() + " enforces nothing: no path is protected in this run");
         }
         // the session guard is the host's, for every backend: refuse rather than run without it (SessionReport)
         String sessionRefusal = d.session().kernelRefusal();
@@ -142,20 +155,14 @@ final class Run {
             if (!request.allowDegraded()) {
                 throw CliException.error(sessionRefusal + " (nothing was started; --allow-degraded runs anyway)");
             }
-            err.println("ralon: DEGRADED: " + sessionRefusal);
+            lines.mustAct("DEGRADED: " + sessionRefusal);
         }
 
         Map<String, String> env = userEnvironment(System.getenv());
         env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         Launch launch = d.prepare(d.command(executable, command, env));
-        if (!request.quiet()) {
-            err.println(d.startLine());
-            String errno = d.errnoLine();
-            if (errno != null) {
-                err.println(errno);
-            }
-        }
+        lines.print(err, request.quiet(), request.verbose(), d.startLine(), d.errnoLine());
         out.flush();
         err.flush();
         try {
@@ -195,9 +202,15 @@ final class Run {
                 extra.add("warning: " + g);
             }
             extra.addAll(d.session().lines());
-            extra.addAll(WritableReport.lines(d.writable(), WritableReport.home()));
-            DryRunReport.print(out, d, extra);
-            BaselineReport.print(out, d.baseline(), d.enforcer().name());
+            extra.addAll(request.verbose() ? WritableReport.lines(d.writable(), WritableReport.home())
+                    : WritableReport.summary(d.writable(), WritableReport.home(), d.set().root()));
+            if (!request.verbose()) {
+                extra.add(BaselineReport.summary(d.baseline(), d.enforcer().name()));
+            }
+            DryRunReport.print(out, d, extra, request.verbose());
+            if (request.verbose()) {
+                BaselineReport.print(out, d.baseline(), d.enforcer().name());
+            }
         }
         out.flush();
         return d.enforceable() ? ExitCodes.OK : ExitCodes.PROTECTED;

@@ -29,9 +29,13 @@ final class RunCommand implements Callable<Integer>, RequestSource {
             + " JSON too).")
     boolean json;
 
-    @Option(names = {"-q", "--quiet"}, description = "Do not print the start line (how many paths are locked, by"
-            + " which backend, what is not covered) nor what the kernel's error codes mean; warnings still print.")
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing at start but errors and the warnings you must act on"
+            + " (a degraded run, a backend that enforces nothing, /tmp or your home made create-restricted).")
     boolean quiet;
+
+    @Option(names = "--verbose", description = "Print every note and warning at start, and every line of --dry-run"
+            + " (each protected path, step and create-restricted directory).")
+    boolean verbose;
 
     @Option(names = "--allow-degraded", description = "Run even when the backend cannot keep every guarantee it "
             + "declares for this policy; what is missing is printed before the command starts.")
@@ -74,7 +78,7 @@ final class RunCommand implements Callable<Integer>, RequestSource {
 
     @Override
     public RunRequest request() {
-        return new RunRequest(policyOption.policy, backend, dryRun, json, quiet, allowDegraded, noBaseline,
+        return new RunRequest(policyOption.policy, backend, dryRun, json, quiet, verbose, allowDegraded, noBaseline,
                 createAgentState, allowUnixSockets, new RunRequest.Writes(writeAnywhere, temp, allowWrite), command);
     }
 

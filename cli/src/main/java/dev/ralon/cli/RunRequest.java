@@ -14,9 +14,12 @@ import java.util.List;
  * @param allowUnixSockets {@code --allow-unix-sockets}: the session guard leaves Unix sockets allowed
  * @param writes  where the session may write outside the project ({@code --allow-write}, {@code --temp},
  *                {@code --write-anywhere})
+ * @param quiet   {@code -q}: stderr gets only errors and the warnings the user must act on (Run)
+ * @param verbose {@code --verbose}: every note and warning at start, every line of {@code --dry-run}
  * @param command the command and its arguments, as given after {@code --} (empty only with {@code --dry-run})
  */
-record RunRequest(Path policy, String backend, boolean dryRun, boolean json, boolean quiet, boolean allowDegraded,
+record RunRequest(Path policy, String backend, boolean dryRun, boolean json, boolean quiet, boolean verbose,
+                  boolean allowDegraded,
                   boolean noBaseline, boolean createAgentState, boolean allowUnixSockets, Writes writes, List<String> command)
         implements Request {
     RunRequest {

@@ -31,8 +31,19 @@ final class SensitivePaths {
     static final Set<String> SKIP = Set.of(".git", "node_modules", "target", "build", "dist", ".venv", "venv",
             "vendor", "__pycache__", ".gradle", ".m2", ".tox", ".cache");
 
-    /** One proposed entry: the pattern, the comment above it, and an example of what matched. */
+    /**
+     * One proposed entry: the pattern, the comment above it, and what it covers in the project now (the first few
+     * paths it matches, {@code .env, .env.example and 2 more}), so the comment says everything the pattern takes.
+     */
     record Proposal(String pattern, String why, String found) {
+    }
+
+    /** How many matched paths a proposal names before "and N more". */
+    private static final int NAMED = 3;
+
+    private static String covers(List<String> all) {
+        return all.size() <= NAMED ? String.join(", ", all)
+                : String.join(", ", all.subList(0, NAMED)) + " and " + (all.size() - NAMED) + " more";
     }
 
     private static final Map<String, String> KEY_EXTENSIONS = new LinkedHashMap<>();
@@ -61,11 +72,12 @@ final class SensitivePaths {
         Walk w = new Walk();
         w.walk(root, "", 0);
         List<Proposal> out = new ArrayList<>();
-        if (w.envTop != null) {
-            out.add(new Proposal(".env*", "environment files with secrets (.env, .env.local, .envrc, ...)", w.envTop));
+        if (!w.envTop.isEmpty()) {
+            out.add(new Proposal(".env*", "environment files with secrets; every name starting with .env, templates"
+                    + " such as .env.example too", covers(w.envTop)));
         }
-        if (w.envDeep != null) {
-            out.add(new Proposal("**/.env*", "environment files in subdirectories", w.envDeep));
+        if (!w.envDeep.isEmpty()) {
+            out.add(new Proposal("**/.env*", "environment files in subdirectories", covers(w.envDeep)));
         }
         if (Files.isDirectory(root.resolve(".github/workflows"), LinkOption.NOFOLLOW_LINKS)) {
             out.add(new Proposal(".github/workflows/**", "CI workflows: run with the repository's secrets once pushed",
@@ -81,15 +93,15 @@ final class SensitivePaths {
             }
         }
         for (Map.Entry<String, String> e : KEY_EXTENSIONS.entrySet()) {
-            String found = w.byExtension.get(e.getKey());
+            List<String> found = w.byExtension.get(e.getKey());
             if (found != null) {
-                out.add(new Proposal("**/*" + e.getKey(), e.getValue(), found));
+                out.add(new Proposal("**/*" + e.getKey(), e.getValue(), covers(found)));
             }
         }
         for (String k : List.of("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")) {
-            String found = w.sshKeys.get(k);
+            List<String> found = w.sshKeys.get(k);
             if (found != null) {
-                out.add(new Proposal("**/" + k, "SSH private key", found));
+                out.add(new Proposal("**/" + k, "SSH private key", covers(found)));
             }
         }
         return out;
@@ -97,10 +109,10 @@ final class SensitivePaths {
 
     private static final class Walk {
         int seen;
-        String envTop;
-        String envDeep;
-        final Map<String, String> byExtension = new LinkedHashMap<>();
-        final Map<String, String> sshKeys = new LinkedHashMap<>();
+        final List<String> envTop = new ArrayList<>();
+        final List<String> envDeep = new ArrayList<>();
+        final Map<String, List<String>> byExtension = new LinkedHashMap<>();
+        final Map<String, List<String>> sshKeys = new LinkedHashMap<>();
 
         void walk(Path dir, String rel, int depth) {
             if (depth > MAX_DEPTH) {
@@ -128,20 +140,16 @@ final class SensitivePaths {
                     continue;
                 }
                 if (name.startsWith(".env")) {
-                    if (rel.isEmpty()) {
-                        envTop = envTop == null ? childRel : envTop;
-                    } else if (envDeep == null) {
-                        envDeep = childRel;
-                    }
+                    (rel.isEmpty() ? envTop : envDeep).add(childRel);
                 }
                 String lower = name.toLowerCase(Locale.ROOT);
                 for (String ext : KEY_EXTENSIONS.keySet()) {
                     if (name.endsWith(ext) && name.length() > ext.length()) {
-                        byExtension.putIfAbsent(ext, childRel);
+                        byExtension.computeIfAbsent(ext, k -> new ArrayList<>()).add(childRel);
                     }
                 }
                 if (SSH_KEYS.contains(lower) && lower.equals(name)) {
-                    sshKeys.putIfAbsent(name, childRel);
+                    sshKeys.computeIfAbsent(name, k -> new ArrayList<>()).add(childRel);
                 }
             }
         }

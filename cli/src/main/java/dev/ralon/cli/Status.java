@@ -140,6 +140,32 @@ final class Status {
             return ExitCodes.OK;
         }
 
+        if (request.verbose()) {
+            printVerbose(out, policies, exp, warnings, probed, pick, session, writable);
+            printBaseline(out, baselineItems, baselineBy);
+        } else {
+            printSummary(out, policies, exp, warnings, probed, pick, session, writable);
+            Map<String, Baseline.Applied> enforcing = new LinkedHashMap<>(baselineBy); // noop's "protects 0" is noise
+            surveyed.stream().map(b -> b.probed().enforcer()).filter(e -> e.guarantees().isEmpty())
+                    .forEach(e -> enforcing.remove(e.name()));
+            out.println(BaselineReport.statusSummary(baselineItems, enforcing));
+            out.println("(`ralon status --verbose` shows every guarantee, writable area and baseline path)");
+        }
+        if (inside != null) {
+            out.println();
+            out.println("this process runs under ralon (backend " + inside + "); boundary check:");
+            for (Map<String, Object> m : intact) {
+                out.println("  " + m.get("result") + "  " + m.get("path"));
+            }
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    /** The full report ({@code --verbose}): every guarantee, writable area and baseline path. */
+    private static void printVerbose(PrintWriter out, PolicySet policies, Expansion exp, List<String> warnings,
+                                     List<Backends.Probed> probed, String pick, dev.ralon.host.SessionReport session,
+                                     dev.ralon.host.WritableAreas.Outcome writable) {
         for (Path file : policies.files()) { // every file in force, farthest first: each only adds
             out.println("policy: " + file);
         }
@@ -197,16 +223,71 @@ final class Status {
         for (String line : WritableReport.lines(writable, WritableReport.home())) {
             out.println(line);
         }
-        printBaseline(out, baselineItems, baselineBy);
-        if (inside != null) {
-            out.println();
-            out.println("this process runs under ralon (backend " + inside + "); boundary check:");
-            for (Map<String, Object> m : intact) {
-                out.println("  " + m.get("result") + "  " + m.get("path"));
+    }
+
+    /**
+     * The summary (the default, README "What it looks like"): the policy's table in full, the warnings, one line per
+     * backend, and one line each for the session, the writable areas and the baseline; paths relative to where the user
+     * stands.
+     */
+    private static void printSummary(PrintWriter out, PolicySet policies, Expansion exp, List<String> warnings,
+                                     List<Backends.Probed> probed, String pick, dev.ralon.host.SessionReport session,
+                                     dev.ralon.host.WritableAreas.Outcome writable) {
+        for (Path file : policies.files()) {
+            out.println("policy: " + Shown.path(file));
+        }
+        out.println("protected paths now: " + exp.entries().size() + " (`ralon check` lists them)");
+        out.println();
+        out.println(String.format("  %-6s %7s  %s", "LINE", "MATCHES", "PATTERN"));
+        for (Policy p : policies.policies()) {
+            if (policies.policies().size() > 1) {
+                out.println("  " + Shown.path(p.file()) + ":");
+            }
+            for (Rule r : p.rules()) {
+                out.println(String.format("  %-6s %7d  %s", r.implicit() ? "-" : String.valueOf(r.line()),
+                        exp.counts().get(r), r.implicit() ? r.pattern() + "  (always protected)" : r.pattern()));
             }
         }
-        out.flush();
-        return ExitCodes.OK;
+        String expanded = ExpandedAtStart.line(StartReport.expandedAtStart(policies), policies.naming());
+        if (expanded != null) {
+            out.println("note: " + expanded);
+        }
+        for (String w : warnings) {
+            out.println("warning: " + w);
+        }
+        out.println();
+        out.println("backends (`ralon run` would use " + (pick == null ? "none: no backend can enforce here" : pick)
+                + "):");
+        for (Backends.Probed p : probed) {
+            Probe pr = p.probe();
+            String g;
+            if (!pr.available()) {
+                g = "no   " + pr.detail() + (pr.fix().isEmpty() ? "" : "; fix: " + pr.fix());
+            } else if (p.enforcer().guarantees().isEmpty()) {
+                g = "yes  no guarantee (reports only)";
+            } else if (GuaranteeIds.notDeclared(p.enforcer()).isEmpty()) {
+                g = "yes  every guarantee";
+            } else {
+                g = "yes  every guarantee but " + GuaranteeIds.text(GuaranteeIds.notDeclared(p.enforcer()));
+            }
+            out.println(String.format("  %-10s %s", p.enforcer().name(), g));
+        }
+        List<String> from = new ArrayList<>();
+        for (Backends.Probed p : probed) {
+            String o = Backends.origin(p.enforcer());
+            if (!o.equals("built in")) {
+                from.add(p.enforcer().name() + " from " + o);
+            }
+        }
+        if (!from.isEmpty()) {
+            out.println("plugins (" + Backends.plugins().dir() + "): " + String.join(", ", from));
+        }
+        for (String line : session.lines()) {
+            out.println(line);
+        }
+        for (String line : WritableReport.summary(writable, WritableReport.home(), exp.root())) {
+            out.println(line);
+        }
     }
 
     private static List<Rule> allRules(PolicySet policies) {

@@ -64,14 +64,14 @@ final class Train {
             String p = lock.toString();
             // `ralon status` (FastParser's form, text and JSON): the policy, the walk, every backend's probe and plan
             for (boolean json : new boolean[] {false, true}) {
-                Main.execute(new StatusRequest(lock, json), java.io.InputStream.nullInputStream(), none, none);
+                Main.execute(new StatusRequest(lock, json, false), java.io.InputStream.nullInputStream(), none, none);
             }
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.
             for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.cli.Getdents64Reader",
                     "dev.ralon.host.AgentsUnderLandlock",
-                    "dev.ralon.cli.Run$Executables",
+                    "dev.ralon.cli.Run$Executables", "dev.ralon.cli.StartLines",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.linux.Exec",
                     "dev.ralon.linux.LibC", "dev.ralon.linux.TerminalGuard",
                     "dev.ralon.linux.SessionGuard", "dev.ralon.linux.SessionGuard$Options",

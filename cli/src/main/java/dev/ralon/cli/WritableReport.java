@@ -37,6 +37,38 @@ final class WritableReport {
         return out;
     }
 
+    /** How many areas a summary names before "and N more". */
+    private static final int NAMED = 4;
+
+    /**
+     * The summary of {@code ralon status} and {@code run --dry-run} without {@code --verbose}: one line naming the first
+     * areas outside the project (and how many more), then each path asked for and left out (the user's own request is
+     * never folded), then one line for the default areas that do not exist.
+     */
+    static List<String> summary(WritableAreas.Outcome o, Path home, Path projectRoot) {
+        List<String> out = new ArrayList<>();
+        if (!o.confinement().confined()) {
+            out.add("writable outside the project: everything the user can write (--write-anywhere)");
+            return out;
+        }
+        List<String> names = new ArrayList<>();
+        for (Confinement.Area a : o.confinement().areas()) {
+            if (projectRoot == null || !a.path().startsWith(projectRoot)) {
+                names.add(display(a.path(), home) + (a.directory() ? "/" : ""));
+            }
+        }
+        out.add("writable outside the project: " + (names.isEmpty() ? "nothing" : names.size() <= NAMED
+                ? String.join(", ", names) : String.join(", ", names.subList(0, NAMED)) + " and "
+                + (names.size() - NAMED) + " more") + "; the rest is read-only to the session");
+        for (WritableAreas.Left l : o.left()) {
+            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+        }
+        for (WritableAreas.Left l : o.absent()) {
+            out.add("  not writable: " + l.path() + " (" + l.why() + ")");
+        }
+        return out;
+    }
+
     /** The writable areas as JSON: confined, and each area with its path, kind and reason. */
     static Map<String, Object> json(WritableAreas.Outcome o) {
         Map<String, Object> m = new LinkedHashMap<>();

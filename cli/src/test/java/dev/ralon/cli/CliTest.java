@@ -209,7 +209,8 @@ class CliTest {
         assertEquals(1, r.code(), r.toString());
         assertEquals(p(".github/workflows") + ": protected by \".github/workflows/**\" (agent.lock:3), which matches"
                 + " everything beneath it, so it is protected as a whole, new entries included\n"
-                + p(".github/workflows/new.yml") + ": protected by \".github/workflows/**\" (agent.lock:3)\n", r.out());
+                + p(".github/workflows/new.yml") + ": protected by \".github/workflows/**\" (agent.lock:3)\n"
+                + p(".github") + ": not protected (no pattern of agent.lock matches it)\n", r.out());
         ProcessResult status = run("status", "--policy", lock.toString());
         assertFalse(status.out().contains("expanded at start"), status.out());
         Files.writeString(lock, "version: 1\nprotect:\n  - .github/workflows/**\n  - \"**/*.pem\"\n");
@@ -247,7 +248,7 @@ class CliTest {
     @Test
     void initProposesTheSensitivePathsItFindsWithACommentEachAndMinimalDoesNot() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("project"));
-        for (String f : List.of(".env", ".env.local", ".github/workflows/ci.yml", "certs/server.pem", "deploy/id_rsa",
+        for (String f : List.of(".env", ".env.example", ".env.local", ".github/workflows/ci.yml", "certs/server.pem", "deploy/id_rsa",
                 "config/app.key", "node_modules/dep/test.pem", "src/main.c", ".npmrc")) {
             Files.createDirectories(dir.resolve(f).getParent());
             Files.writeString(dir.resolve(f), "x");
@@ -259,15 +260,23 @@ class CliTest {
                 .map(dev.ralon.policy.Rule::pattern).toList();
         assertEquals(List.of("agent.lock", ".env*", ".github/workflows/**", ".npmrc", "**/*.pem", "**/*.key",
                 "**/id_rsa"), patterns, text);
-        assertTrue(text.contains("  # environment files with secrets (.env, .env.local, .envrc, ...) (found: .env)\n"
-                + "  - .env*\n"), text);
-        assertTrue(text.contains("(found: certs/server.pem)\n  - \"**/*.pem\"\n"), "node_modules is not walked: " + text);
+        // the comment names everything the pattern takes here, the template .env.example included
+        assertTrue(text.contains("  # environment files with secrets; every name starting with .env, templates such as"
+                + " .env.example too (covers here: .env, .env.example, .env.local)\n  - .env*\n"), text);
+        assertTrue(text.contains("(covers here: certs/server.pem)\n  - \"**/*.pem\"\n"), "node_modules is not walked: " + text);
         assertTrue(text.contains("  # - src/auth/\n"), "examples not proposed stay as examples: " + text);
         assertFalse(text.contains("  # - .env\n"), text);
         assertTrue(r.out().contains("protecting what it found here: .env*, .github/workflows/**"), r.out());
         // what it proposes is protected, directories as a whole
         assertEquals(1, run("check", "--policy", dir.resolve("agent.lock").toString(), dir.resolve(".env.local").toString(),
                 dir.resolve(".github/workflows/new.yml").toString()).code());
+        // --explain answers for every path, the unprotected one too
+        ProcessResult explained = run("check", "--explain", "--policy", dir.resolve("agent.lock").toString(),
+                dir.resolve(".env.example").toString(), dir.resolve("src/main.c").toString());
+        assertEquals(1, explained.code(), explained.toString());
+        assertEquals(List.of(dir.resolve(".env.example") + ": protected by \".env*\" (agent.lock:12)",
+                dir.resolve("src/main.c") + ": not protected (no pattern of agent.lock matches it)"),
+                explained.out().lines().toList());
 
         ProcessResult min = run("init", "--minimal", "--force", dir.toString());
         assertEquals(0, min.code(), min.toString());
@@ -327,7 +336,11 @@ class CliTest {
                 p("src/app.ts"));
         assertEquals(1, r.code());
         assertEquals(p("keys/server.pem") + ": protected by \"**/*.pem\" (agent.lock:4)\n"
-                + p("agent.lock") + ": protected by agent.lock (the policy file always protects itself)\n", r.out());
+                + p("agent.lock") + ": protected by agent.lock (the policy file always protects itself)\n"
+                + p("src/app.ts") + ": not protected (no pattern of agent.lock matches it)\n", r.out());
+        ProcessResult outside = run("check", "--explain", "--policy", lock.toString(), "/etc/passwd");
+        assertEquals(0, outside.code(), outside.toString());
+        assertEquals("/etc/passwd: not protected (outside " + root + ", where agent.lock applies)\n", outside.out());
     }
 
     @Test
@@ -463,10 +476,30 @@ class CliTest {
         assertTrue(o.matches("(?s).*\\n  4\\s+1  \\*\\*/\\*\\.pem\\n.*"), o);
         assertTrue(o.matches("(?s).*\\n  6\\s+0  not/yet\\.txt\\n.*"), o);
         assertTrue(o.contains("warning: agent.lock:6:5: pattern \"not/yet.txt\" names nothing that exists yet"), o);
+        assertTrue(o.contains("\nbackends (`ralon run` would use "), o);
+        assertTrue(o.matches("(?s).*\\n  noop\\s+yes  no guarantee \\(reports only\\)\\n.*"),
+                "noop is always listed and available:\n" + o);
+        assertTrue(o.matches("(?s).*\\nwritable outside the project: [^\\n]*/tmp/[^\\n]*\\n.*"), o);
+        assertTrue(o.matches("(?s).*\\nbaseline: \\d+ paths that run code later [^\\n]*\\n.*"), o);
+        assertTrue(o.endsWith("(`ralon status --verbose` shows every guarantee, writable area and baseline path)\n"), o);
+        assertFalse(o.contains("boundary check"), "not inside ralon run");
+        assertFalse(o.contains("(shell start-up or logout file"), "the baseline's paths are --verbose's:\n" + o);
+        assertTrue(o.lines().count() <= 25, "a screen:\n" + o);
+    }
+
+    @Test
+    void statusVerboseListsEverything() {
+        ProcessResult r = run("status", "--verbose", "--policy", lock.toString());
+        assertEquals(0, r.code(), r.toString());
+        String o = r.out();
+        assertTrue(o.startsWith("policy: " + lock + "\n"), o);
         assertTrue(o.contains("backends:") && o.contains("NAME") && o.contains("AVAILABLE"), o);
         assertTrue(o.matches("(?s).*\\n  noop\\s+yes .*"), "noop is always listed and available:\n" + o);
         assertTrue(o.contains("`ralon run` would use: "), o);
-        assertFalse(o.contains("boundary check"), "not inside ralon run");
+        assertTrue(o.contains("  writable: /tmp/ (temporary files)"), o);
+        assertTrue(o.contains("baseline: protected by `ralon run` besides the policy"), o);
+        assertTrue(System.getenv("HOME") == null || o.contains("(shell start-up or logout file: runs in every later shell)"),
+                o);
     }
 
     @Test

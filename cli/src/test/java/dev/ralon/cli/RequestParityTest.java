@@ -74,14 +74,14 @@ class RequestParityTest {
         assertEquals(CheckRequest.of(List.of("src/a.ts")), FastParser.parse(new String[] {"check", "src/a.ts"}));
         assertEquals(new HookRequest("claude-code", null), FastParser.parse(new String[] {"hook", "claude-code"}));
         assertEquals(new HookRequest(null, null), FastParser.parse(new String[] {"hook"}));
-        assertEquals(new StatusRequest(null, false), FastParser.parse(new String[] {"status"}));
-        assertEquals(new StatusRequest(null, true), FastParser.parse(new String[] {"status", "--json"}));
-        assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT,
+        assertEquals(new StatusRequest(null, false, false), FastParser.parse(new String[] {"status"}));
+        assertEquals(new StatusRequest(null, true, false), FastParser.parse(new String[] {"status", "--json"}));
+        assertEquals(new RunRequest(null, "mount", false, false, false, false, false, false, false, false, RunRequest.Writes.DEFAULT,
                 List.of("claude", "--resume")),
                 FastParser.parse(new String[] {"run", "--backend", "mount", "--", "claude", "--resume"}));
-        assertEquals(new RunRequest(null, "mount", false, false, true, false, false, false, false, RunRequest.Writes.DEFAULT,
+        assertEquals(new RunRequest(null, "mount", false, false, true, false, false, false, false, false, RunRequest.Writes.DEFAULT,
                 List.of("true")), FastParser.parse(new String[] {"run", "-q", "--backend", "mount", "--", "true"}));
-        assertEquals(new RunRequest(null, "landlock", false, false, true, false, false, false, false,
+        assertEquals(new RunRequest(null, "landlock", false, false, true, false, false, false, false, false,
                 RunRequest.Writes.DEFAULT, List.of("true")),
                 FastParser.parse(new String[] {"run", "--backend", "landlock", "--quiet", "--", "true"}));
         for (String[] slow : List.of(new String[] {"check", "--explain", "x"}, new String[] {"hook", "--policy", "p",
@@ -99,7 +99,7 @@ class RequestParityTest {
         assertEquals(new HookRequest("claude-code", Path.of("p")),
                 Ralon.parse(new String[] {"--policy", "p", "hook", "claude-code"}));
         assertNotNull(Ralon.parse(new String[] {"check", "--", "x"}));
-        assertEquals(new StatusRequest(Path.of("p"), true),
+        assertEquals(new StatusRequest(Path.of("p"), true, false),
                 Ralon.parse(new String[] {"--policy", "p", "status", "--json"}));
         assertNull(Ralon.parse(new String[] {"init"}));
     }

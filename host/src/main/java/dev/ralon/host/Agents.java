@@ -20,8 +20,9 @@ public final class Agents {
      * @param name          its name in messages ({@code Claude Code})
      * @param state         its state directory, relative to {@code $HOME} ({@code .claude})
      * @param configuration what inside {@code state} is configuration, relative to {@code state}
+     * @param npmPackage    the npm package that installs it ({@code npx @anthropic-ai/claude-code} starts it too)
      */
-    public record Agent(String executable, String name, String state, List<String> configuration) {
+    public record Agent(String executable, String name, String state, List<String> configuration, String npmPackage) {
         public Agent {
             configuration = List.copyOf(configuration);
         }
@@ -30,11 +31,11 @@ public final class Agents {
     /** Every known agent. */
     public static final List<Agent> ALL = List.of(
             new Agent("claude", "Claude Code", ".claude", List.of("settings.json", "settings.local.json", "CLAUDE.md",
-                    "commands", "agents", "skills", "hooks", "plugins", "output-styles", "local")),
+                    "commands", "agents", "skills", "hooks", "plugins", "output-styles", "local"), "@anthropic-ai/claude-code"),
             new Agent("codex", "Codex", ".codex", List.of("config.toml", "AGENTS.md", "prompts", "rules", "hooks.json",
-                    "skills")),
+                    "skills"), "@openai/codex"),
             new Agent("gemini", "Gemini CLI", ".gemini", List.of("settings.json", "GEMINI.md", "commands", ".env",
-                    "extensions")));
+                    "extensions"), "@google/gemini-cli"));
 
     private Agents() {
     }
@@ -48,6 +49,27 @@ public final class Agents {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The agent a command line starts, or null: the first word of {@code argv}, split at white space as a shell's
+     * {@code -c} string would be, that names an agent by its executable or its npm package, whatever the directory
+     * ({@code claude}, {@code /usr/local/bin/codex}, {@code env X=1 claude}, {@code npx @google/gemini-cli},
+     * {@code sh -c 'claude -p …'}). A guess for the notes said at start, never for a decision: an argument that only
+     * mentions an agent ({@code grep claude notes.txt}) counts too.
+     */
+    public static Agent in(List<String> argv) {
+        for (String arg : argv) {
+            for (String word : arg.trim().split("\\s+")) {
+                String base = word.substring(word.lastIndexOf('/') + 1);
+                for (Agent a : ALL) {
+                    if (base.equals(a.executable()) || word.equals(a.npmPackage()) || word.startsWith(a.npmPackage() + "@")) {
+                        return a;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether {@code executable} (a command name, no directory) starts a known agent. */

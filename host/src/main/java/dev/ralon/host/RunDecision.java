@@ -308,6 +308,51 @@ public final class RunDecision {
         return StartReport.gitNotes(enforcer(), set, plan);
     }
 
+    /**
+     * The warning a user must act on when the plan makes a place the session is meant to write create-restricted
+     * (nothing can be created, removed or renamed directly in it: {@link Plan#createRestricted()}): {@code $HOME}, the
+     * temporary directories and every writable area outside the project, named each, nearest the user's first; null
+     * when there is none. The project and its git directory are left to the broker and {@link #gitNotes()}.
+     */
+    public String createRestrictedWarning() {
+        java.util.Set<Path> restricted = new java.util.HashSet<>(plan.createRestricted());
+        if (restricted.isEmpty()) {
+            return null;
+        }
+        List<Path> candidates = new ArrayList<>();
+        String home = options.env().get("HOME");
+        Path homePath = home == null || !home.startsWith("/") ? null : AgentsUnderLandlock.real(Path.of(home));
+        if (homePath != null) {
+            candidates.add(homePath);
+        }
+        String tmpdir = options.env().get("TMPDIR");
+        for (String t : new String[] {tmpdir, "/tmp", "/var/tmp", "/dev/shm"}) {
+            if (t != null && t.startsWith("/")) {
+                candidates.add(AgentsUnderLandlock.real(Path.of(t)));
+            }
+        }
+        for (Confinement.Area a : writable.confinement().areas()) {
+            if (a.directory()) {
+                candidates.add(AgentsUnderLandlock.real(a.path()));
+            }
+        }
+        Path root = set.root();
+        List<String> named = new ArrayList<>();
+        for (Path c : candidates) {
+            String shown = homePath != null && c.startsWith(homePath) && !c.equals(homePath)
+                    ? "~/" + homePath.relativize(c) : c.equals(homePath) ? "~ (" + c + ")" : c.toString();
+            if (restricted.contains(c) && !c.startsWith(root) && !c.equals(root.resolve(".git")) && !named.contains(shown)) {
+                named.add(shown);
+            }
+        }
+        if (named.isEmpty()) {
+            return null;
+        }
+        return "nothing can be created, removed or renamed directly in " + String.join(", ", named) + " while the"
+                + " command runs (" + enforcer().name() + ": they lead to protected paths): temporary files and agents'"
+                + " state files fail there; use the mount backend, or --temp DIR for temporary files";
+    }
+
     /** The line about missing literal paths not protected against creation, or null. */
     public String notCreateProtectedLine() {
         return admission.notCreateProtectedLine(enforcer().name(), set.root());
@@ -315,9 +360,12 @@ public final class RunDecision {
 
     /**
      * The notes said at start that depend on the backend's declarations and plan: metadata outside the writable areas,
-     * and, for a known agent, what the plan's create-restricted directories mean for it.
+     * and, for a command that starts a known agent ({@link Agents#in}), what the plan's create-restricted directories
+     * mean for it.
      */
-    public List<String> notes(String commandName) {
+    public List<String> notes(List<String> command) {
+        Agents.Agent agent = Agents.in(command);
+        String commandName = agent == null ? "/" : agent.executable(); // "/": no agent (AgentsUnderLandlock.note)
         List<String> notes = new ArrayList<>();
         if (writable.confinement().confined() && confines() && !enforcer().guarantees().contains(Guarantee.METADATA)) {
             // writes-outside is about content and names; a backend without metadata (Landlock: no right for chmod,

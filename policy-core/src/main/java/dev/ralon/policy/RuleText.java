@@ -62,6 +62,15 @@ public final class RuleText {
                 : quoted(rule) + " (" + location(rule, naming) + ")";
     }
 
+    /**
+     * {@link #of(Rule, Naming)} with the policy file named as the caller shows it ({@code app/agent.lock}: relative to
+     * where the reader stands, when the path beside it is shown that way too).
+     */
+    public static String of(Rule rule, String shownFile) {
+        return rule.implicit() ? shownFile + " (the policy file always protects itself)"
+                : quoted(rule) + " (" + shownFile + ":" + rule.line() + ")";
+    }
+
     /** Every rule {@link #of(Rule, Naming) cited}, joined by {@code ", "}. */
     public static String of(List<Rule> rules, Naming naming) {
         List<String> parts = new ArrayList<>(rules.size());
