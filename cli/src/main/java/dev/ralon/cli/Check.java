@@ -54,20 +54,21 @@ final class Check {
         if (r.stdin()) {
             all.addAll(readStdin(in, r.nul()));
         }
-        PolicySet policy;
         try {
-            policy = PolicyOption.load(r.policy());
-        } catch (CliException e) {
-            if (r.json()) {
-                out.println(Json.write(errorJson(e)));
-                out.flush();
+            PolicySet policy = PolicyOption.load(r.policy());
+            if (all.isEmpty() && !r.stdin()) {
+                return listProtected(policy, out, err, r.explain(), r.json());
             }
-            throw e;
+            return checkPaths(policy, all, out, r.explain(), r.json(), r.nul());
+        } catch (CliException e) {
+            if (!r.json()) {
+                throw e;
+            }
+            // the one JSON document of the run (spec §12.2): the handler, told it is written, adds none
+            out.println(Json.write(errorJson(e)));
+            out.flush();
+            throw e.jsonWritten();
         }
-        if (all.isEmpty() && !r.stdin()) {
-            return listProtected(policy, out, err, r.explain(), r.json());
-        }
-        return checkPaths(policy, all, out, r.explain(), r.json(), r.nul());
     }
 
     private static int changes(CheckRequest r, PolicySet policy, PrintWriter out) {
@@ -147,8 +148,8 @@ final class Check {
                 // not valid UTF-8 (decoded with U+FFFD): the path asked about is not the one judged
                 throw CliException.error("not a valid UTF-8 path (file names are UTF-8): " + CliException.oneLine(p));
             }
-            if (p.isEmpty()) {
-                throw CliException.error("an empty path names nothing; give a path (use . for this directory)");
+            if (p.isEmpty()) { // spec §8.5, error id path-empty (§10.1): no result for any path (§12.2)
+                throw CliException.of("path-empty", "an empty path names nothing; give a path (use . for this directory)");
             }
             Path path;
             try {
@@ -304,9 +305,10 @@ final class Check {
     }
 
     /**
-     * The JSON document {@code check --json} prints on stdout when no policy can be used (exit 2; the same lines on
-     * stderr): {@code format} as every JSON document (docs/json.md), {@code error} the first problem, {@code errors} every problem of the file (spec §10.2), each with
-     * the stable error id of spec §10.1 as {@code kind}.
+     * The JSON document {@code check --json} prints on stdout when no policy can be used or a path is invalid (exit 2;
+     * the same lines on stderr): {@code format} as every JSON document (docs/json.md), {@code error} the first problem,
+     * {@code errors} every problem of the file (spec §10.2), each with the stable error id of spec §10.1 as
+     * {@code kind}, and {@code offset} in code points (null when line is 0, spec §12.2).
      */
     static Map<String, Object> errorJson(CliException e) {
         List<Object> all = new ArrayList<>();
@@ -322,9 +324,14 @@ final class Check {
                 all.add(m);
             }
         } else {
+            // no place in a file (spec §12.2: line and column 0, offset null)
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("kind", e.getMessage().startsWith("no " + dev.ralon.policy.walk.PolicyDiscovery.FILE_NAME + " ")
-                    ? dev.ralon.policy.ErrorKind.NOT_FOUND.id() : "usage");
+                    ? dev.ralon.policy.ErrorKind.NOT_FOUND.id() : e.kind().equals("error") ? "usage" : e.kind());
+            m.put("file", null);
+            m.put("line", 0);
+            m.put("column", 0);
+            m.put("offset", null);
             m.put("message", e.getMessage());
             all.add(m);
         }

@@ -10,6 +10,8 @@ final class CliException extends RuntimeException {
     private final int line;
     private final int column;
     private final transient dev.ralon.policy.PolicyException policyError;
+    /** Whether the command already printed this failure's JSON document (the handler then prints none). */
+    private final boolean jsonWritten;
 
     CliException(int exitCode, String message) {
         this(exitCode, message, "error", null, 0, 0, null);
@@ -17,7 +19,13 @@ final class CliException extends RuntimeException {
 
     private CliException(int exitCode, String message, String kind, String file, int line, int column,
             dev.ralon.policy.PolicyException policyError) {
+        this(exitCode, message, kind, file, line, column, policyError, false);
+    }
+
+    private CliException(int exitCode, String message, String kind, String file, int line, int column,
+            dev.ralon.policy.PolicyException policyError, boolean jsonWritten) {
         super(message, null, false, false);
+        this.jsonWritten = jsonWritten;
         this.exitCode = exitCode;
         this.kind = kind;
         this.file = file;
@@ -74,6 +82,21 @@ final class CliException extends RuntimeException {
     static CliException policy(dev.ralon.policy.PolicyException e) {
         return new CliException(ExitCodes.ERROR, e.getMessage(), e.id(), e.file() == null ? null : e.file().toString(),
                 e.line(), e.column(), e);
+    }
+
+    /** This failure, its JSON document printed already by the command (so that stdout holds one document). */
+    CliException jsonWritten() {
+        return new CliException(exitCode, getMessage(), kind, file, line, column, policyError, true);
+    }
+
+    /** Whether the command printed this failure's JSON document itself. */
+    boolean isJsonWritten() {
+        return jsonWritten;
+    }
+
+    /** The error's kind id ({@code error} unless given). */
+    String kind() {
+        return kind;
     }
 
     /** The policy error this failure reports, or null. */

@@ -99,7 +99,7 @@ final class Ralon implements Runnable {
             return ExitCodes.ERROR;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            if (json) {
+            if (json && !(ex instanceof CliException ce && ce.isJsonWritten())) {
                 out.println(Json.write(CliException.errorDocument(ex)));
                 out.flush();
             }

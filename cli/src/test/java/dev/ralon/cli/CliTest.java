@@ -193,7 +193,22 @@ class CliTest {
             assertEquals(lock.toString(), e.getString("file"));
             assertTrue(e.getString("message").contains("agent.lock:4:5"), e.toString());
             assertEquals(1, bad.errLines().size(), "the one line on stderr stays: " + bad.err());
+            // one JSON document on stdout (spec §12.2): check printed its own and picocli's handler a second one
+            assertEquals(bad.out().indexOf("\"format\""), bad.out().lastIndexOf("\"format\""), bad.out());
         }
+        ProcessResult empty = run("check", "--json", "--policy", lock.toString(), p(".env"), "");
+        assertEquals(2, empty.code(), empty.toString());
+        assertEquals("pattern-absolute", new JSONObject(empty.out()).getJSONObject("error").getString("kind"),
+                "the policy is loaded before any path is judged (spec §12.2): " + empty.out());
+        Files.writeString(lock, "version: 1\n");
+        empty = run("check", "--json", "--policy", lock.toString(), p(".env"), "", p("x"));
+        assertEquals(2, empty.code(), empty.toString());
+        JSONObject e = new JSONObject(empty.out());
+        assertEquals("path-empty", e.getJSONObject("error").getString("kind"), empty.out());
+        assertTrue(e.getJSONObject("error").isNull("offset") && !e.has("results"), empty.out());
+        assertEquals(e.getJSONObject("error").toString(), e.getJSONArray("errors").getJSONObject(0).toString());
+        assertEquals(empty.out().indexOf("\"format\""), empty.out().lastIndexOf("\"format\""), empty.out());
+        Files.writeString(lock, "version: 1\nprotect:\n  - ok\n  - /abs\n");
         ProcessResult usage = run("status", "--json", "--bogus");
         assertEquals("usage", new JSONObject(usage.out()).getJSONObject("error").getString("kind"));
         ProcessResult plain = run("status", "--policy", lock.toString());

@@ -15,6 +15,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The implementation under test, asked through the command protocol of spec §12: {@code IMPL ARG... [--policy FILE]
  * --json -- PATH...} run in a directory, its answer read with a timeout. Knows nothing of the vectors.
+ *
+ * <p>The program (the first word of IMPL) is resolved once, against the runner's own working directory, before any
+ * question runs in a fixture directory (spec §12.3): a path with a {@code /} is made absolute, a bare name is looked
+ * up in {@code PATH} (an empty or relative entry of {@code PATH} is taken relative to the runner's directory too).
+ * The arguments after it are passed as they are.
  */
 final class Implementation {
     private static final int TIMEOUT_SECONDS = 60;
@@ -22,10 +27,53 @@ final class Implementation {
     private final List<String> command;
     private final PrintStream log;
 
-    /** {@code log} gets each command line and exit status, or null for none. */
+    /**
+     * {@code log} gets each command line and exit status, or null for none.
+     *
+     * @throws IllegalArgumentException when the program cannot be found or is not executable ({@link #resolve})
+     */
     Implementation(List<String> command, PrintStream log) {
-        this.command = List.copyOf(command);
+        this.command = resolve(command, Path.of("").toAbsolutePath(), System.getenv("PATH"));
         this.log = log;
+    }
+
+    /**
+     * {@code command} with its program made absolute: resolved against {@code cwd} when it holds a {@code /}, else
+     * the first executable regular file of that name in a directory of {@code path} (the {@code PATH} value, or null;
+     * an empty or relative entry resolved against {@code cwd}). The rest of the command is unchanged.
+     *
+     * @throws IllegalArgumentException when {@code command} is empty, or its program is not an executable file
+     */
+    static List<String> resolve(List<String> command, Path cwd, String path) {
+        if (command.isEmpty() || command.get(0).isEmpty()) {
+            throw new IllegalArgumentException("no implementation command given");
+        }
+        String program = command.get(0);
+        Path found = null;
+        if (program.indexOf('/') >= 0) {
+            Path p = cwd.resolve(program).toAbsolutePath();
+            found = Files.isRegularFile(p) && Files.isExecutable(p) ? p : null;
+        } else if (path != null) {
+            for (String dir : path.split(":", -1)) {
+                Path p = (dir.isEmpty() ? cwd : cwd.resolve(dir)).resolve(program).toAbsolutePath();
+                if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                    found = p;
+                    break;
+                }
+            }
+        }
+        if (found == null) {
+            throw new IllegalArgumentException("the implementation's program '" + program + "' is not an executable file"
+                    + (program.indexOf('/') >= 0 ? " (resolved against " + cwd + ")" : " in any directory of PATH"));
+        }
+        List<String> out = new ArrayList<>(command);
+        out.set(0, found.toString());
+        return List.copyOf(out);
+    }
+
+    /** The command as it is run: the program resolved, then the arguments given. */
+    List<String> command() {
+        return command;
     }
 
     /** Asks about {@code paths} in {@code cwd}, with {@code --policy policy} when it is not null. */

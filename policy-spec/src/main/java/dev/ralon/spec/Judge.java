@@ -5,6 +5,8 @@ import org.json.JSONObject;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,6 +52,13 @@ final class Judge {
         if (a.exit() != 0 && a.exit() != 1) {
             return "exit status " + a.exit() + " with a verdict";
         }
+        JSONArray exact = query.optJSONArray("rules");
+        if (exact != null) {
+            String wrong = exactRules(r, root, exact);
+            if (wrong != null) {
+                return wrong;
+            }
+        }
         JSONArray by = query.optJSONArray("by");
         if (by == null) {
             return null;
@@ -68,15 +77,45 @@ final class Judge {
         return null;
     }
 
+    /**
+     * Null when the result's {@code rules} are exactly {@code want} (vector entries {@code {"policy", "pattern",
+     * "implicit"}}), in that order (spec §12.2: policies shallowest first, in a policy its implicit rule then its
+     * entries in file order, each entry once), else what is wrong.
+     */
+    private static String exactRules(JSONObject result, Path root, JSONArray want) {
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < want.length(); i++) {
+            JSONObject w = want.getJSONObject(i);
+            expected.add(exactKey(w.getString("policy"), root, w.getString("pattern"), w.optBoolean("implicit", false)));
+        }
+        List<String> got = new ArrayList<>();
+        JSONArray rules = result.optJSONArray("rules");
+        for (int i = 0; rules != null && i < rules.length(); i++) {
+            JSONObject g = rules.getJSONObject(i);
+            Object pattern = g.opt("pattern");
+            got.add(exactKey(g.optString("file"), null, pattern instanceof String s ? s : String.valueOf(pattern),
+                    g.optBoolean("implicit", false)));
+        }
+        return expected.equals(got) ? null : "expected exactly the rules " + expected + " in this order, got " + got;
+    }
+
+    private static String exactKey(String policy, Path root, String pattern, boolean implicit) {
+        return realPath(root == null ? Path.of(policy) : root.resolve(policy)) + ": '" + pattern + "'"
+                + (implicit ? " (implicit)" : "");
+    }
+
+    private static Path realPath(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize();
+        }
+    }
+
     /** "policy-file-real-path: pattern" or "policy-file-real-path: (itself)". */
     private static String ruleKey(JSONObject rule, Path root) {
         String policy = rule.has("file") ? rule.getString("file") : rule.getString("policy");
-        Path file = root == null ? Path.of(policy) : root.resolve(policy);
-        try {
-            file = file.toRealPath();
-        } catch (IOException e) {
-            file = file.toAbsolutePath().normalize();
-        }
+        Path file = realPath(root == null ? Path.of(policy) : root.resolve(policy));
         boolean self = rule.optBoolean("self", false) || rule.optBoolean("implicit", false);
         return file + ": " + (self ? "(itself)" : rule.getString("pattern"));
     }
@@ -114,10 +153,12 @@ final class Judge {
         String kind = want.has("kind") ? want.getString("kind") : want.getString("error");
         StringBuilder w = new StringBuilder(kind);
         StringBuilder g = new StringBuilder(got.optString("kind"));
-        for (String k : new String[] {"line", "column"}) {
+        for (String k : new String[] {"line", "column", "offset"}) {
             if (want.has(k)) {
-                w.append(' ').append(k).append(' ').append(want.getInt(k));
-                g.append(' ').append(k).append(' ').append(got.optInt(k, -1));
+                // spec §12.2: offset is present, a number or null; a missing member is shown as "(missing)"
+                w.append(' ').append(k).append(' ').append(want.isNull(k) ? "null" : String.valueOf(want.getInt(k)));
+                g.append(' ').append(k).append(' ').append(!got.has(k) ? "(missing)"
+                        : got.isNull(k) ? "null" : String.valueOf(got.opt(k)));
             }
         }
         return w.toString().contentEquals(g) ? null : "expected " + w + ", got " + g + " (" + got.optString("message") + ")";

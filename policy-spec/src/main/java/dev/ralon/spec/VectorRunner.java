@@ -22,14 +22,22 @@ import java.util.List;
  * {@code ralon check} speaks the protocol: {@code VectorRunner -- ralon check}. Exit status of the runner: 0 when every
  * vector passed, 1 otherwise, 2 on a usage error.
  *
- * <p>What is asked, per file: {@code e2e.json} — every query of every fixture (answer, and the file and pattern that
- * protect); {@code policies.json} — each policy file loaded as {@code agent.lock}: valid ones protect themselves, invalid
- * ones give the vector's first error (id, line, column) and, when the implementation lists more than one error, exactly
- * the vector's list; {@code match.json} — every pattern of the match vectors in one policy and every path asked at once
- * ("protects" vectors and the matches of every other mode, judged by whether that pattern is among the rules that
- * protect the path; other non-matches say nothing about protecting and are left to in-process tests, as are paths with an empty, {@code .} or
- * {@code ..} segment, which a checked path cannot name), and every rejected pattern's error id (all in one policy
- * when the implementation lists every error, else one policy each). Questions run several at a time.
+ * <p>IMPL's program is resolved against the runner's working directory (or {@code PATH}) before anything runs
+ * ({@link Implementation}): the questions run in fixture directories. A program that is not an executable file is a
+ * usage error.
+ *
+ * <p>What is asked, per file, each vector on a fixture of its own so that one wrong answer fails one vector (spec
+ * §12.3): {@code e2e.json} — every query of every fixture (answer, the file and pattern that protect, and the exact
+ * rules when the query lists them), or the error (id, line, column, offset); {@code policies.json} — each policy file
+ * loaded as {@code agent.lock}: valid ones protect themselves, invalid ones give the vector's first error (id, line,
+ * column) and, when the implementation lists more than one error, exactly the vector's list; {@code match.json} — one
+ * policy per pattern, asked about every path of that pattern's vectors ("protects" vectors and the matches of every
+ * other mode, judged by whether that pattern is among the rules that protect the path; other non-matches say nothing
+ * about protecting and are left to in-process tests, as are paths with an empty, {@code .} or {@code ..} segment,
+ * which a checked path cannot name), several patterns per start in subdirectories and split when a batch has a
+ * failure; and every rejected pattern's error id and column (all in one policy when the implementation lists every
+ * error, else one policy each). Questions run several at a time. {@link #planned} gives the counts of a report in
+ * which every vector passed, from the vector files alone.
  *
  * <p>This class turns the vector files into questions and tallies the outcomes; {@link Implementation} asks the
  * implementation (processes), {@link Fixture} builds each question's tree, {@link Judge} judges an answer, {@link Vectors}
@@ -59,13 +67,61 @@ public final class VectorRunner {
             System.exit(2);
         }
         boolean verbose = a.subList(0, dash).contains("--verbose");
-        List<FileReport> reports = new VectorRunner(a.subList(dash + 1, a.size()), System.out, verbose).runAll();
+        VectorRunner runner;
+        try {
+            runner = new VectorRunner(a.subList(dash + 1, a.size()), System.out, verbose);
+        } catch (IllegalArgumentException e) {
+            System.err.println("VectorRunner: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        List<FileReport> reports = runner.runAll();
         System.exit(reports.stream().allMatch(r -> r.failed() == 0) ? 0 : 1);
+    }
+
+    /** What the runner asks of one vector file: its questions, and the vectors it cannot ask through a check. */
+    public record Planned(String file, int questions, int notExpressible) {
+    }
+
+    /**
+     * The counts of {@link #runAll}'s report when every vector passes, from the vector files alone (no implementation
+     * asked): e2e.json one question per query (one for a vector expecting an error), policies.json one per file,
+     * match.json one per askable match vector and one per rejected pattern.
+     */
+    public static List<Planned> planned() {
+        JSONArray e2e = Vectors.resource("e2e.json").getJSONArray("vectors");
+        int queries = 0;
+        for (int i = 0; i < e2e.length(); i++) {
+            JSONArray q = e2e.getJSONObject(i).optJSONArray("queries");
+            queries += q == null ? 1 : q.length();
+        }
+        JSONObject match = Vectors.resource("match.json");
+        int[] skipped = {0};
+        int asked = match.getJSONArray("errors").length();
+        for (Group g : matchGroups(match.getJSONArray("matches"), skipped)) {
+            asked += g.vectors().size();
+        }
+        return List.of(new Planned("e2e.json", queries, 0),
+                new Planned("policies.json", Vectors.resource("policies.json").getJSONArray("vectors").length(), 0),
+                new Planned("match.json", asked, skipped[0]));
     }
 
     /** Runs every vector file and prints one summary line per file, failures first. */
     public List<FileReport> runAll() {
-        List<FileReport> reports = List.of(e2e(), policies(), match());
+        return run(List.of("e2e.json", "policies.json", "match.json"));
+    }
+
+    /** Runs the vector files named (of e2e.json, policies.json, match.json) and prints the summary of each. */
+    public List<FileReport> run(List<String> files) {
+        List<FileReport> reports = new ArrayList<>();
+        for (String f : files) {
+            reports.add(switch (f) {
+                case "e2e.json" -> e2e();
+                case "policies.json" -> policies();
+                case "match.json" -> match();
+                default -> throw new IllegalArgumentException("no vector file " + f);
+            });
+        }
         int passed = 0;
         int total = 0;
         for (FileReport r : reports) {
@@ -90,8 +146,7 @@ public final class VectorRunner {
     /** Asks every job, several at a time (each starts a process), and tallies the outcomes in the jobs' order. */
     private FileReport run(String file, List<java.util.concurrent.Callable<List<Outcome>>> jobs, int skipped) {
         Tally t = new Tally(file, skipped);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.max(2, Runtime.getRuntime().availableProcessors()));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads());
         try {
             List<java.util.concurrent.Future<List<Outcome>>> futures = pool.invokeAll(jobs);
             for (java.util.concurrent.Future<List<Outcome>> f : futures) {
@@ -110,6 +165,11 @@ public final class VectorRunner {
             pool.shutdownNow();
         }
         return t.report();
+    }
+
+    /** How many questions run at once. */
+    private static int threads() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     private FileReport e2e() {
@@ -131,6 +191,11 @@ public final class VectorRunner {
             if (queries != null) {
                 for (int q = 0; q < queries.length(); q++) {
                     paths.add(queries.getJSONObject(q).getString("path"));
+                }
+            } else if (v.optJSONArray("ask") != null) {
+                JSONArray ask = v.getJSONArray("ask");
+                for (int q = 0; q < ask.length(); q++) {
+                    paths.add(ask.getString(q));
                 }
             } else {
                 paths.add(v.optString("ask", "x"));
@@ -180,54 +245,112 @@ public final class VectorRunner {
         }
     }
 
+    /** The askable match vectors of one pattern, and the distinct paths they ask about, in vector order. */
+    private record Group(String pattern, List<JSONObject> vectors, List<String> paths) {
+    }
+
     /**
-     * All match vectors in one policy (each distinct pattern once, so the rules an answer lists say which pattern
-     * protects), every path asked at once; all rejected patterns in one policy, each on its own line, when the
+     * The match vectors a check can ask, grouped by pattern (vector order), and how many it cannot: a check answers
+     * "protects" (covers or holds, spec-patterns §7.6), which every mode's match implies, but only a "protects"
+     * non-match says the pattern must not protect the path (a path a pattern does not cover, such as X for X/**, may
+     * still be held); a path with an empty, {@code .} or {@code ..} segment cannot be named by a check.
+     */
+    private static List<Group> matchGroups(JSONArray matches, int[] skipped) {
+        java.util.Map<String, Group> groups = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < matches.length(); i++) {
+            JSONObject m = matches.getJSONObject(i);
+            boolean askable = m.getString("mode").equals("protects") || m.getBoolean("match");
+            if (!askable || !Vectors.nameable(m.getString("path"))) {
+                skipped[0]++;
+                continue;
+            }
+            Group g = groups.computeIfAbsent(m.getString("pattern"), k -> new Group(k, new ArrayList<>(), new ArrayList<>()));
+            g.vectors().add(m);
+            if (!g.paths().contains(m.getString("path"))) {
+                g.paths().add(m.getString("path"));
+            }
+        }
+        return List.copyOf(groups.values());
+    }
+
+    /**
+     * The match vectors, isolated by pattern: each pattern's vectors are judged by a policy of that pattern alone, so
+     * that a pattern wrongly rejected fails its own vectors only, and a wrong answer fails its own vector only. To
+     * start the implementation fewer times, a batch of patterns is asked at once, each pattern in the policy of its
+     * own subdirectory ({@code g<n>/agent.lock}, in force by spec §2.2, anchored there) with its paths asked beneath
+     * it; a batch with any failure is split in two and asked again, down to one pattern asked alone at the fixture's
+     * root, whose answer is the one judged. All rejected patterns in one policy, each on its own line, when the
      * implementation lists every error (§10.2), else one policy per rejected pattern.
      */
     private FileReport match() {
         JSONObject doc = Vectors.resource("match.json");
-        List<String> patterns = new ArrayList<>();
-        List<String> paths = new ArrayList<>();
-        List<JSONObject> asked = new ArrayList<>();
-        int skipped = 0;
-        JSONArray matches = doc.getJSONArray("matches");
-        for (int i = 0; i < matches.length(); i++) {
-            JSONObject m = matches.getJSONObject(i);
-            // a check answers "protects" (covers or holds, spec-patterns §7.6): every mode's match implies it, but
-            // only a "protects" non-match says the pattern must not protect the path (a path a pattern does not
-            // cover, such as X for X/**, may still be held)
-            boolean askable = m.getString("mode").equals("protects") || m.getBoolean("match");
-            if (!askable || !Vectors.nameable(m.getString("path"))) {
-                skipped++;
-                continue;
-            }
-            if (!patterns.contains(m.getString("pattern"))) {
-                patterns.add(m.getString("pattern"));
-            }
-            if (!paths.contains(m.getString("path"))) {
-                paths.add(m.getString("path"));
-            }
-            asked.add(m);
-        }
+        int[] skipped = {0};
+        List<Group> groups = matchGroups(doc.getJSONArray("matches"), skipped);
         List<java.util.concurrent.Callable<List<Outcome>>> jobs = new ArrayList<>();
-        jobs.add(() -> matchVectors(patterns, paths, asked));
+        int batches = Math.max(1, Math.min(groups.size(), threads()));
+        for (int b = 0; b < batches; b++) {
+            List<Group> batch = groups.subList(groups.size() * b / batches, groups.size() * (b + 1) / batches);
+            jobs.add(() -> askGroups(batch));
+        }
         JSONArray errors = doc.getJSONArray("errors");
         jobs.add(() -> rejectionVectors(errors));
-        return run("match.json", jobs, skipped);
+        return run("match.json", jobs, skipped[0]);
     }
 
-    private List<Outcome> matchVectors(List<String> patterns, List<String> paths, List<JSONObject> asked) {
+    /** Asks {@code groups} together; when any of their vectors fails, asks each half again, down to one alone. */
+    private List<Outcome> askGroups(List<Group> groups) {
+        if (groups.size() == 1) {
+            return askAlone(groups.get(0));
+        }
+        List<Outcome> together = askTogether(groups);
+        if (together.stream().allMatch(o -> o.failure() == null)) {
+            return together;
+        }
+        List<Outcome> out = new ArrayList<>(askGroups(groups.subList(0, groups.size() / 2)));
+        out.addAll(askGroups(groups.subList(groups.size() / 2, groups.size())));
+        return out;
+    }
+
+    private List<Outcome> askAlone(Group g) {
+        try (Fixture fx = Fixture.text("agent.lock", Vectors.policyOf(List.of(g.pattern())))) {
+            return judgeGroup(g, implementation.ask(fx.root(), null, g.paths()), 0);
+        } catch (IOException e) {
+            return List.of(new Outcome("'" + g.pattern() + "'", "cannot build the fixture or start the implementation: "
+                    + e.getMessage()));
+        }
+    }
+
+    private List<Outcome> askTogether(List<Group> groups) {
+        JSONArray tree = new JSONArray();
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+            tree.put(new JSONObject().put("path", "g" + i + "/agent.lock").put("file",
+                    Vectors.policyOf(List.of(groups.get(i).pattern()))));
+            for (String p : groups.get(i).paths()) {
+                paths.add("g" + i + "/" + p);
+            }
+        }
         List<Outcome> out = new ArrayList<>();
-        try (Fixture fx = Fixture.text("agent.lock", Vectors.policyOf(patterns))) {
+        try (Fixture fx = Fixture.create(tree, null)) {
             Answer a = implementation.ask(fx.root(), null, paths);
-            for (JSONObject m : asked) {
-                String what = "'" + m.getString("pattern") + "' " + m.getString("mode") + " '" + m.getString("path") + "'";
-                out.add(new Outcome(what, Judge.expectPattern(a, paths.indexOf(m.getString("path")), m.getString("pattern"),
-                        m.getBoolean("match"))));
+            int first = 0;
+            for (Group g : groups) {
+                out.addAll(judgeGroup(g, a, first));
+                first += g.paths().size();
             }
         } catch (IOException e) {
             out.add(new Outcome("matches", "cannot build the fixture or start the implementation: " + e.getMessage()));
+        }
+        return out;
+    }
+
+    /** Judges each vector of {@code g} by the answer, whose results for g's paths start at {@code first}. */
+    private static List<Outcome> judgeGroup(Group g, Answer a, int first) {
+        List<Outcome> out = new ArrayList<>();
+        for (JSONObject m : g.vectors()) {
+            String what = "'" + m.getString("pattern") + "' " + m.getString("mode") + " '" + m.getString("path") + "'";
+            out.add(new Outcome(what, Judge.expectPattern(a, first + g.paths().indexOf(m.getString("path")),
+                    m.getString("pattern"), m.getBoolean("match"))));
         }
         return out;
     }
@@ -250,22 +373,25 @@ public final class VectorRunner {
             JSONObject v = errors.getJSONObject(i);
             String what = "rejects '" + v.getString("pattern") + "'";
             String kind = "pattern-" + v.getString("error");
+            int column = Vectors.errorColumn(v.getString("pattern"), v.getInt("offset"));
             if (listed != null) {
                 int line = 3 + i;
                 String found = null;
                 for (int k = 0; k < listed.length(); k++) {
                     JSONObject e = listed.getJSONObject(k);
                     if (e.optInt("line") == line) {
-                        found = e.optString("kind");
+                        found = e.optString("kind") + " column " + e.optInt("column", -1);
                     }
                 }
-                out.add(new Outcome(what, kind.equals(found) ? null
-                        : "expected " + kind + " on line " + line + " of the list of every error, got " + found));
+                String want = kind + " column " + column;
+                out.add(new Outcome(what, want.equals(found) ? null
+                        : "expected " + want + " on line " + line + " of the list of every error, got " + found));
                 continue;
             }
             try (Fixture fx = Fixture.text("agent.lock", Vectors.policyOf(List.of(v.getString("pattern"))))) {
                 Answer a = implementation.ask(fx.root(), null, List.of("x"));
-                out.add(new Outcome(what, Judge.expectError(a, new JSONObject().put("kind", kind).put("line", 3), null)));
+                out.add(new Outcome(what, Judge.expectError(a, new JSONObject().put("kind", kind).put("line", 3)
+                        .put("column", column), null)));
             }
         }
         return out;

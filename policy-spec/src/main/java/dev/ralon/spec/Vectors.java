@@ -61,12 +61,31 @@ final class Vectors {
         s.codePoints().forEach(c -> {
             if (c == '"' || c == '\\') {
                 b.append('\\').appendCodePoint(c);
-            } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 || c == 0xFEFF) {
+            } else if (escaped(c)) {
                 b.append(String.format("\\u%04X", c));
             } else {
                 b.appendCodePoint(c);
             }
         });
         return b.append('"').toString();
+    }
+
+    /** Whether {@link #yamlQuoted} writes code point {@code c} as an escape. */
+    private static boolean escaped(int c) {
+        return c == '"' || c == '\\' || c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029
+                || c == 0xFEFF;
+    }
+
+    /**
+     * The column at which a pattern error at {@code offset} (code points) of {@code pattern} is reported when the
+     * pattern is an item of {@link #policyOf} ({@code "  - "} then the quoted scalar at column 5), by spec §10.3: the
+     * scalar's column plus 1 plus the offset when the text between the quotes is the pattern exactly, else (an escape
+     * anywhere in it) the scalar's column; an empty pattern is the item's own error (§5.2), at the item.
+     */
+    static int errorColumn(String pattern, int offset) {
+        if (pattern.isEmpty() || pattern.codePoints().anyMatch(Vectors::escaped)) {
+            return 5;
+        }
+        return 6 + offset;
     }
 }

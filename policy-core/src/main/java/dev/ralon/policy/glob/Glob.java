@@ -137,7 +137,9 @@ public final class Glob {
      * held path as protected itself (docs/spec-patterns.md, "Patterns that hold a directory"), so that entries
      * created in it later are protected too. Decided by form: the last segment is {@code **} or matches every name
      * ({@code *}, {@code ?*}: a segment of stars and at most one {@code ?}), and the pattern matches
-     * {@code dirRelPath/x} (the last segment then consumes exactly the new name, whatever it is).
+     * {@code dirRelPath/x}, its last segment taking the new name alone or, for {@code **}, with segments of
+     * {@code dirRelPath} before it: {@code X/**} holds every directory beneath {@code X}, {@code **} every directory
+     * (spec-patterns.md §7.6.1, rule 2).
      */
     public boolean holds(String dirRelPath) {
         if (!matcher.holdingTail()) {

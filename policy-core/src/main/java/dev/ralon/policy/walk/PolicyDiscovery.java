@@ -125,10 +125,33 @@ public final class PolicyDiscovery {
     }
 
     /**
+     * The order of the files of a tree (and of the rules a check lists, spec §12.2): shallowest directory first, equal
+     * depths by path compared code point by code point (not by UTF-16 unit, which puts U+E000–U+FFFF after astral
+     * characters).
+     */
+    static final java.util.Comparator<Path> ORDER = java.util.Comparator.comparingInt(Path::getNameCount)
+            .thenComparing(p -> p.toString(), PolicyDiscovery::byCodePoints);
+
+    private static int byCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /**
      * The tree of {@code dir}: its top (the outermost policy's directory that holds dir's real path, or that path),
      * and the files in force at dir plus those {@code below} finds, in the same order whatever the directory in the
      * tree: the files at or above the top (farthest first), then every file strictly inside the top, shallowest first,
-     * then by path.
+     * then by path ({@link #ORDER}, which orders both).
      */
     private static Tree tree(Path dir, Below below) throws PolicyException {
         List<Path> above = inForce(dir);
@@ -146,13 +169,13 @@ public final class PolicyDiscovery {
             }
         }
         List<Path> outer = new ArrayList<>();
-        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
-                .thenComparing(Path::toString));
+        Set<Path> inside = new java.util.TreeSet<>(ORDER);
         for (Path f : above) {
             (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
         }
         inside.addAll(below.find(top, lexical));
         inside.removeAll(outer);
+        outer.sort(ORDER); // one chain of ancestors: farthest first already; two (through a link): still one order
         List<Path> files = new ArrayList<>(outer);
         files.addAll(inside);
         return new Tree(top, List.copyOf(files), nearest);
@@ -191,13 +214,13 @@ public final class PolicyDiscovery {
             }
         }
         List<Path> outer = new ArrayList<>();
-        Set<Path> inside = new java.util.TreeSet<>(java.util.Comparator.comparingInt(Path::getNameCount)
-                .thenComparing(Path::toString));
+        Set<Path> inside = new java.util.TreeSet<>(ORDER);
         for (Path f : split.inside()) {
             (f.getParent().startsWith(top) && !f.getParent().equals(top) ? inside : outer).add(f);
         }
         inside.addAll(below(top, DirectoryReader.installed()));
         inside.removeAll(outer);
+        outer.sort(ORDER);
         List<Path> files = new ArrayList<>(outer);
         files.addAll(inside);
         return new InRepository(split.repositoryRoot(), List.copyOf(files), split.outside());
