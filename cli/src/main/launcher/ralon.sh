@@ -341,11 +341,16 @@ if [ -n "$ralon_userns" ]; then
   RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
   exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
 fi
+# In hook mode the agent reads stdout as the answer's JSON, so nothing else may reach it: the JVM's own stdout (where
+# HotSpot writes "Error occurred during initialization of VM", where `java --version` and -Xlog:...:stdout write)
+# goes to stderr, and Main, told the path of the answer's channel by -Dralon.launcher.hook, writes its answer to fd 3,
+# a pipe read here. The answer is printed only when Java says it answered (status 10, or 2: a deny on stderr, printed
+# with nothing on stdout); any other end prints nothing on stdout and denies by status 2.
 if [ -n "$ralon_hook" ]; then
-  "$jp" $ralon_jvm -Dralon.launcher.hook=1 $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
+  ralon_answer=$("$jp" $ralon_jvm $RALON_JAVA_OPTS -Dralon.launcher.hook=/proc/self/fd/3 "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@" 3>&1 1>&2)
   rc=$?
   case $rc in
-    10) exit 0 ;;
+    10) if [ -n "$ralon_answer" ]; then printf '%s\n' "$ralon_answer"; fi; exit 0 ;;
     2) exit 2 ;;
   esac
   if [ "$rc" -gt 128 ]; then why="killed by signal $((rc - 128))"; else why="exit status $rc without an answer"; fi

@@ -313,7 +313,64 @@ class HookE2ETest {
                 Map.of("RALON_JAVA", killed.toString()),
                 Map.of("RALON_JAVA", noJdk.toString()),
                 Map.of("JAVA_HOME", noJdk.toString(), "RALON_JAVA", ""),
-                Map.of("RALON_JAVA_OPTS", "-XX:+NoSuchOption"));
+                Map.of("RALON_JAVA_OPTS", "-XX:+NoSuchOption"),
+                // HotSpot writes "Error occurred during initialization of VM" to its stdout, where the agent reads JSON
+                Map.of("RALON_JAVA_OPTS", "-Xmx1k"),
+                // the java launcher prints its version on stdout and exits 0 without an answer
+                Map.of("RALON_JAVA_OPTS", "--version"),
+                // a "java" that writes JSON of its own on stdout and exits 1
+                Map.of("RALON_JAVA", writesJson().toString()));
+    }
+
+    Path writesJson() throws Exception {
+        Path p = tmp.resolve("java-writes-json");
+        Files.writeString(p, "#!/bin/sh\necho '{\"decision\":\"allow\"}'\nexit 1\n");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return p;
+    }
+
+    // ---- nothing but the answer reaches stdout ----
+
+    @Test
+    void theJvmsOwnOutputNeverReachesStdoutBesideTheAnswer() throws Exception {
+        // -Xlog to stdout: the JVM starts and answers, and writes its log lines where the agent reads the answer
+        Map<String, String> logs = Map.of("RALON_JAVA_OPTS", "-Xlog:gc*,safepoint:stdout");
+        String reason = deniedPreToolUse(hookKeepingStderr("claude-code", claude(app, "Write", write(app.resolve(".env"))), logs));
+        assertTrue(reason.contains(".env is protected by"), reason);
+        assertTrue(deniedPreToolUse(hookKeepingStderr("codex", codex(app, "*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch\n"), logs))
+                .contains(".env is protected by"));
+        assertTrue(deniedBeforeTool(hookKeepingStderr("gemini", gemini(app, "write_file", write(app.resolve(".env"))), logs))
+                .contains(".env is protected by"));
+        ProcessResult allowed = hook("claude-code", claude(app, "Write", write(app.resolve("src/x.txt"))), logs);
+        assertEquals(0, allowed.code(), allowed.toString());
+        assertEquals("", allowed.out(), allowed.toString());
+        assertTrue(allowed.err().contains("gc"), "the JVM's log goes to stderr: " + allowed);
+    }
+
+    /** {@link #hook}, for a deny whose stderr holds the JVM's log: stderr is checked by the caller, not here. */
+    ProcessResult hookKeepingStderr(String format, String stdin, Map<String, String> env) throws Exception {
+        ProcessResult r = hook(format, stdin, env);
+        assertTrue(r.err().contains("gc"), "the JVM's log goes to stderr: " + r);
+        return new ProcessResult(r.code(), r.out(), "", r.pid());
+    }
+
+    // ---- the payload's cwd must be where the agent works ----
+
+    @Test
+    void aRelativeOrMissingCwdIsRefused() throws Exception {
+        // the hook runs in tmp, where "mono/app" exists: a relative cwd would be resolved there, not where the agent is
+        for (String cwd : List.of("mono/app", tmp.resolve("nowhere").toString(), app.resolve("src/main.txt").toString())) {
+            String target = "{\"file_path\":\"src/x.txt\",\"content\":\"x\"}";
+            String claudeReason = deniedPreToolUse(hook("claude-code", claude(Path.of(cwd), "Write", target)));
+            assertTrue(claudeReason.startsWith("ralon: the hook input's cwd (" + cwd + ") is "), claudeReason);
+            assertTrue(claudeReason.contains("refusing it to stay safe"), claudeReason);
+            assertTrue(deniedPreToolUse(hook("codex", codex(Path.of(cwd), "*** Begin Patch\n*** Add File: src/x.txt\n+x\n*** End Patch\n")))
+                    .startsWith("ralon: the hook input's cwd ("));
+            assertTrue(deniedBeforeTool(hook("gemini", gemini(Path.of(cwd), "write_file", target)))
+                    .startsWith("ralon: the hook input's cwd ("));
+        }
+        // the same call from the agent's real directory is allowed
+        allowed(hook("claude-code", claude(app, "Write", "{\"file_path\":\"src/x.txt\",\"content\":\"x\"}")));
     }
 
     @Test

@@ -289,6 +289,62 @@ class RealAgentsIT {
         }
     }
 
+    // ---- `ralon init --agents`: each agent puts its instructions file, with the agent.lock section, in the model's context ----
+
+    /** A phrase of the section (AgentInstructions.section) that JSON carries unescaped. */
+    static final String SECTION_PHRASE = "the path is protected by agent.lock: do not retry another way";
+
+    void initAgents() throws Exception {
+        ProcessResult r = TestProcess.of(ralon.toString(), "init", "--agents").in(project).run();
+        assertEquals(0, r.code(), r.toString());
+        for (String f : List.of("AGENTS.md", "CLAUDE.md", "GEMINI.md")) {
+            assertTrue(Files.readString(project.resolve(f)).contains(SECTION_PHRASE), f);
+        }
+    }
+
+    static void assertTheModelReadTheSection(ModelStandIn model, ProcessResult r) {
+        for (String what : List.of(SECTION_PHRASE, "- `secret/`", "- `.github/workflows/`")) {
+            assertTrue(model.bodies().stream().anyMatch(b -> b.contains(what)),
+                    "no request to the model carried the agent.lock section's \"" + what + "\": " + r);
+        }
+    }
+
+    @Test
+    void claudeCodeSendsTheSectionOfClaudeMd() throws Exception {
+        initAgents();
+        configureClaude("claude-code");
+        try (ModelStandIn model = new ModelStandIn(claudeScript())) {
+            ProcessResult r = claude(Mode.HOOK_ONLY, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
+            assertTheModelReadTheSection(model, r);
+            assertProtectedUntouched();
+        }
+    }
+
+    @Test
+    void codexSendsTheSectionOfAgentsMd() throws Exception {
+        initAgents();
+        configureCodex("codex");
+        try (ModelStandIn model = new ModelStandIn(codexScript())) {
+            ProcessResult r = codex(Mode.HOOK_ONLY, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
+            assertTheModelReadTheSection(model, r);
+            assertProtectedUntouched();
+        }
+    }
+
+    @Test
+    void geminiCliSendsTheSectionOfGeminiMd() throws Exception {
+        initAgents();
+        configureGemini("gemini");
+        try (ModelStandIn model = new ModelStandIn(geminiScript())) {
+            ProcessResult r = gemini(Mode.HOOK_ONLY, model, Map.of());
+            assertEquals(0, r.code(), r.toString());
+            assertTheModelReadTheSection(model, r);
+            assertProtectedUntouched();
+        }
+    }
+
     // ---- Java broken on purpose: each agent's hook refuses every write, the unprotected ones too ----
 
     @Test

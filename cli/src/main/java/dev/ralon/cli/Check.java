@@ -23,7 +23,9 @@ import java.util.Map;
 
 /**
  * {@code ralon check}, executed: is a path protected? Exit 1 when any given path is protected, 0 when none is, 2 on
- * error. Without paths: lists every existing path the policy protects now (exit 0). With {@code --changed} or
+ * error. Without paths: lists every existing path the policy protects now (exit 0), and reports each agent-instructions
+ * section that no longer says what agent.lock says ({@link AgentInstructions#reportStale}: a line each, exit 1). With
+ * {@code --changed} or
  * {@code --staged}: the protected paths a branch or the next commit changes. Free of picocli: the fast path
  * ({@link FastParser}) and the picocli binding ({@link CheckCommand}) both hand it a {@link CheckRequest}.
  */
@@ -57,7 +59,8 @@ final class Check {
         try {
             PolicySet policy = PolicyOption.load(r.policy());
             if (all.isEmpty() && !r.stdin()) {
-                return listProtected(policy, out, err, r.explain(), r.json());
+                // and the agents' instructions (AGENTS.md, CLAUDE.md, GEMINI.md) still say what agent.lock says
+                return AgentInstructions.reportStale(policy, err, listProtected(policy, out, err, r.explain(), r.json()));
             }
             return checkPaths(policy, all, out, r.explain(), r.json(), r.nul());
         } catch (CliException e) {

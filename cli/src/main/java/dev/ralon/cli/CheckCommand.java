@@ -13,7 +13,8 @@ import java.util.concurrent.Callable;
 /** picocli's binding of {@code ralon check}: the options, bound into a {@link CheckRequest} that {@link Check} executes. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Exit 1 if any PATH is protected (printing each protected one), 0 if none is, 2 on error.",
-                "Without PATH (and without --stdin): list every existing path the policy protects now.",
+                "Without PATH (and without --stdin): list every existing path the policy protects now; exit 1 if",
+                "an agent.lock section in AGENTS.md, CLAUDE.md or GEMINI.md (ralon init --agents) is out of date.",
                 "A path that reaches a protected file through a symbolic link is protected."})
 final class CheckCommand implements Callable<Integer>, RequestSource {
     @Mixin

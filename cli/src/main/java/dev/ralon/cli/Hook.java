@@ -29,7 +29,9 @@ import java.util.Set;
  * <p>Fails closed: input that cannot be read, a write tool whose target cannot be told, a policy that cannot be
  * loaded, or any internal error refuses the call with the reason. Tools whose targets cannot be known before they
  * run (a shell command) are allowed: the kernel boundary of {@code ralon run} is what stops those. A target with no
- * agent.lock above it is allowed.
+ * agent.lock above it is allowed. A write whose payload gives a {@code cwd} that is relative or not an existing
+ * directory is refused ({@link #cwdRefusal}); without {@code cwd}, relative targets are taken from the hook's own
+ * working directory (the agents start it in theirs).
  */
 final class Hook {
     /** The agents' names for {@code ralon hook FORMAT}, in the order help lists them ({@link HookFormats}). */
@@ -133,6 +135,22 @@ final class Hook {
         return null;
     }
 
+    /**
+     * Why the payload's {@code cwd} cannot anchor the targets, or null when it can: the agents send their working
+     * directory, always absolute and existing; a relative one would be resolved against the hook's own directory, and
+     * one that does not exist (or is not a directory) names no place the agent works in. Either way the targets are not
+     * the files the tool writes, so the call is refused rather than judged at the wrong place.
+     */
+    static String cwdRefusal(Path cwd) {
+        if (!cwd.isAbsolute()) {
+            return "(" + CliException.oneLine(cwd.toString()) + ") is relative";
+        }
+        if (!java.nio.file.Files.isDirectory(cwd)) {
+            return "(" + CliException.oneLine(cwd.toString()) + ") is not an existing directory";
+        }
+        return null;
+    }
+
     private static int judge(HookPayload input, Path policyFile, Reply reply, PrintWriter out, PrintWriter err) {
         List<String> targets = new ArrayList<>();
         String tool = input.tool == null ? "" : input.tool;
@@ -164,6 +182,11 @@ final class Hook {
             cwd = input.cwd == null || input.cwd.isEmpty() ? Path.of("").toAbsolutePath() : Path.of(input.cwd);
         } catch (InvalidPathException e) {
             return reply.deny("ralon: the hook input's cwd is not a valid path; refusing the call to stay safe", out, err);
+        }
+        String badCwd = cwdRefusal(cwd);
+        if (badCwd != null) {
+            return reply.deny("ralon: the hook input's cwd " + badCwd + ", so the files this call writes cannot be told;"
+                    + " refusing it to stay safe", out, err);
         }
         HookPolicies policies = new HookPolicies(policyFile);
         List<String> refusals = new ArrayList<>();

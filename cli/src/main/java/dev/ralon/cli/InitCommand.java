@@ -19,14 +19,17 @@ import java.util.concurrent.Callable;
 /**
  * {@code ralon init}: writes a starter agent.lock, proposing as active entries the sensitive paths found in the
  * directory ({@link SensitivePaths}), each with a comment; {@code --minimal} writes the template alone. Never
- * overwrites without {@code --force}. The file gets the user's umask (0644 under 022), like any file the user makes:
+ * overwrites without {@code --force}. With {@code --agents}, it also writes the agent-instructions section
+ * ({@link AgentInstructions}) into AGENTS.md, CLAUDE.md and GEMINI.md, keeping an existing agent.lock (run again, it
+ * refreshes the sections from it). The file gets the user's umask (0644 under 022), like any file the user makes:
  * a separate agent account, or the hook run as another user, must be able to read it.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = {"Write a starter agent.lock, proposing the sensitive paths found here.",
                 "Sensitive paths (.env*, CI workflows, private keys, credentials files) are proposed as active",
                 "entries, each with a comment saying what it covers; --minimal writes only the commented template.",
-                "The policy file itself is always protected."})
+                "The policy file itself is always protected. --agents also tells the agents, in AGENTS.md,",
+                "CLAUDE.md and GEMINI.md, what agent.lock protects."})
 final class InitCommand implements Callable<Integer> {
     static final String SCHEMA_URL = "https://ralon.dev/schema/agent-lock/v1.json";
 
@@ -93,6 +96,12 @@ final class InitCommand implements Callable<Integer> {
             + "lines: the project's licence header, for Apache RAT and similar checkers.")
     Path header;
 
+    @Option(names = "--agents", description = {"Also write (or refresh in place) a section saying what agent.lock "
+            + "protects, and what EROFS, EACCES and EBUSY mean under Ralon, in AGENTS.md (Codex), CLAUDE.md (Claude "
+            + "Code) and GEMINI.md (Gemini CLI) here, creating them if absent; the rest of each file is left as it is. "
+            + "An existing agent.lock is kept (--force replaces it). `ralon check` says when a section is out of date."})
+    boolean agents;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -106,7 +115,26 @@ final class InitCommand implements Callable<Integer> {
         if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
             throw CliException.error(file + " is a directory; remove it first");
         }
-        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !force) {
+        boolean exists = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+        if (agents) {
+            // every file is examined before anything is written: a policy of the tree that does not parse, or an
+            // instructions file that cannot be written, is one line and exit 2 with nothing written
+            AgentInstructions.check(target);
+            if (exists && !force) {
+                AgentInstructions.write(AgentInstructions.inForce(target), target, spec.commandLine().getOut());
+                return ExitCodes.OK;
+            }
+            try {
+                AgentInstructions.inForce(target); // the other files above, or below, that will be in force with it
+            } catch (CliException e) {
+                // replaced by --force: its own problems do not count; another file's do
+                if (!exists || e.policyError() == null || e.policyError().problems().stream()
+                        .anyMatch(p -> p.file() == null || !file.equals(p.file().toAbsolutePath().normalize()))) {
+                    throw e;
+                }
+            }
+        }
+        if (exists && !force) {
             throw CliException.error(file + " already exists (use --force to overwrite it)");
         }
         List<SensitivePaths.Proposal> proposals = minimal ? List.of() : SensitivePaths.find(target);
@@ -146,6 +174,12 @@ final class InitCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("wrote " + file + (proposals.isEmpty() ? "" : " (protecting what it"
                 + " found here: " + String.join(", ", proposals.stream().map(SensitivePaths.Proposal::pattern).toList())
                 + ")"));
+        if (agents) {
+            AgentInstructions.write(AgentInstructions.inForce(target), target, spec.commandLine().getOut());
+            spec.commandLine().getOut().println("next: edit it, then `ralon init --agents` to refresh the sections"
+                    + " (`ralon check` says when they are out of date)");
+            return ExitCodes.OK;
+        }
         spec.commandLine().getOut().println("next: edit it, then `ralon status` to see what it protects");
         return ExitCodes.OK;
     }

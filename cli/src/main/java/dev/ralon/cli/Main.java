@@ -12,6 +12,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        answerToLaunchersChannel();
         forgetRejectedArchive();
         String notUtf8 = readsFileNames(args) ? dev.ralon.policy.FileNames.notUtf8Reason() : null;
         if (notUtf8 != null) {
@@ -50,6 +51,30 @@ public final class Main {
                 out.flush();
             }
             return CliException.report(e, err);
+        }
+    }
+
+    /**
+     * In hook mode the launcher sends the JVM's own stdout to stderr (whatever HotSpot or an option such as
+     * {@code -Xlog:gc:stdout} writes there must never reach the agent, which reads stdout as the answer's JSON) and
+     * names in {@code ralon.launcher.hook} the channel it reads the answer from ({@code /proc/self/fd/3}, a pipe):
+     * {@link System#out} becomes that channel, so the answer, and only it, reaches the agent. A channel that cannot be
+     * opened is a refusal: one line on stderr, exit 2. Without the property (not started by the launcher's hook mode),
+     * nothing changes.
+     */
+    static void answerToLaunchersChannel() {
+        String channel = System.getProperty("ralon.launcher.hook");
+        if (channel == null || !channel.startsWith("/")) {
+            return;
+        }
+        try {
+            // append: never truncates, whatever the channel is; a pipe ignores it
+            System.setOut(new java.io.PrintStream(new java.io.FileOutputStream(channel, true), false,
+                    StandardCharsets.UTF_8));
+        } catch (java.io.IOException | SecurityException e) {
+            System.err.println("ralon: cannot open the launcher's answer channel " + channel + " (" + e.getMessage()
+                    + "); refusing the tool call to stay safe");
+            System.exit(ExitCodes.ERROR);
         }
     }
 

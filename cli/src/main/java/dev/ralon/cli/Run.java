@@ -8,6 +8,7 @@ import dev.ralon.linux.LauncherNamespace;
 import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.RunDecision;
+import dev.ralon.host.SessionNotes;
 import dev.ralon.host.StartReport;
 import dev.ralon.host.WritableAreas;
 import dev.ralon.policy.Expansion;
@@ -160,6 +161,11 @@ final class Run {
 
         Map<String, String> env = userEnvironment(System.getenv());
         env.remove(LauncherNamespace.ENV); // the launcher's word to this JVM, not to the command
+        String notesProblem = SessionNotes.putEnv(env, SessionNotes.text(enforcer, d.planned(), d.policies(),
+                d.writable().confinement())); // RALON_NOTES: what an agent can be pointed at
+        if (notesProblem != null) {
+            err.println("ralon: warning: " + notesProblem);
+        }
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         Launch launch = d.prepare(d.command(executable, command, env));
         lines.print(err, request.quiet(), request.verbose(), d.startLine(), d.errnoLine());

@@ -4,8 +4,9 @@
  * a value: the picocli bindings ({@code CheckCommand}, {@code RunCommand}, {@code HookCommand},
  * {@code StatusCommand}) and {@code FastParser} (the hot-path forms, without picocli) make the same records of the
  * sealed {@code Request}, and each record executes itself through a picocli-free class ({@code Check}, {@code Run},
- * {@code Hook}, {@code Status}). {@code init} and {@code schema} stay plain picocli commands. See
- * docs/architecture.md, "cli and host".
+ * {@code Hook}, {@code Status}). {@code init} and {@code schema} stay plain picocli commands; the agent-instructions
+ * section of {@code init --agents}, which plain {@code check} compares with agent.lock, is {@code AgentInstructions}.
+ * See docs/architecture.md, "cli and host".
  *
  * <p>In the data flow (agent.lock, Policy, protected set, Plan, Enforcer, exec) this package reads the arguments,
  * loads the policies in force ({@code PolicyOption}, over policy-core's {@code PolicySet}), and hands the expansion

@@ -9,7 +9,8 @@
  * sandbox ({@link dev.ralon.host.Baseline}, {@code BaselineItems}, {@code GitConfig}); where a session may write
  * ({@link dev.ralon.host.WritableAreas}); what a run leaves uncovered, decided from the backend's declarations
  * ({@link dev.ralon.host.Admission}, {@link dev.ralon.host.SessionReport}); and what the user is told
- * ({@link dev.ralon.host.StartReport}, {@link dev.ralon.host.AgentsUnderLandlock}). Its refusals are
+ * ({@link dev.ralon.host.StartReport}, {@link dev.ralon.host.AgentsUnderLandlock}), and the command
+ * ({@link dev.ralon.host.SessionNotes}, the file {@code RALON_NOTES} names). Its refusals are
  * {@link dev.ralon.host.HostException}. See docs/architecture.md, "cli and host".
  *
  * <p>In the data flow (agent.lock, Policy, protected set, Plan, Enforcer, exec) it takes the protected set from

@@ -1,0 +1,172 @@
+package dev.ralon.host;
+
+import dev.ralon.enforcer.spi.Confinement;
+import dev.ralon.enforcer.spi.Enforcer;
+import dev.ralon.enforcer.spi.ProtectedPath;
+import dev.ralon.enforcer.spi.ProtectedSet;
+import dev.ralon.policy.Policy;
+import dev.ralon.policy.Rule;
+import dev.ralon.policy.walk.PolicySet;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The session's notes: a short plain-text file that {@code ralon run} names to the command in {@value #ENV_NOTES}, so an
+ * agent can be pointed at it ("read $RALON_NOTES"): the backend, the policy files and their patterns, the paths locked
+ * now, where the session may write, and what the backend's refusals (EROFS, EACCES, EBUSY, EXDEV) mean in this run.
+ *
+ * <p>Where it lives, and why there: {@code $XDG_CACHE_HOME/ralon/sessions/} (else {@code ~/.cache/ralon/sessions/}),
+ * named by the SHA-256 of its text, mode 0444. The agent can read it (a session reads everything); under a backend that
+ * confines writes ({@link WritableAreas}: {@code ~/.cache} is not a writable area) the session cannot change it; and,
+ * whatever the backend, nothing reads it back: it is a report written from the policy, never an input, so changing it
+ * cannot change what is enforced. Named by its content, the same notes are one file for every session that says the
+ * same (no file per run piles up), and a file whose bytes differ from its name's is rewritten at the next start. The
+ * two directories must not be symbolic links; when the file cannot be written, the variable is not set (and one
+ * inherited from an outer session is removed) and the run says so in one line.
+ */
+public final class SessionNotes {
+    /** The variable naming the notes file. */
+    public static final String ENV_NOTES = "RALON_NOTES";
+    /** Most locked paths listed by name; the rest are counted ({@code ralon check} lists them all). */
+    static final int LISTED = 100;
+
+    private SessionNotes() {
+    }
+
+    /** The notes' text for a run with {@code enforcer}, {@code planned}, {@code policies} and {@code confinement}. */
+    public static String text(Enforcer enforcer, ProtectedSet planned, PolicySet policies, Confinement confinement) {
+        StringBuilder b = new StringBuilder();
+        b.append("Ralon session notes, written by `ralon run` when this session started. Nothing reads this file back:"
+                + " changing it changes nothing.\n\n");
+        boolean enforces = !enforcer.guarantees().isEmpty();
+        b.append("Backend: ").append(enforcer.name()).append(enforces ? "" : " (it enforces nothing: no path is locked in"
+                + " this session)").append('\n');
+        b.append("\nRead-only in this session, as agent.lock says (git-style patterns relative to the directory of"
+                + " their agent.lock; a directory protects everything beneath it):\n");
+        for (Policy p : policies.policies()) {
+            b.append("  ").append(p.file().toAbsolutePath().normalize()).append(":\n");
+            Set<String> seen = new LinkedHashSet<>();
+            for (Rule r : p.rules()) {
+                if (seen.add(r.pattern())) {
+                    b.append("    ").append(oneLine(r.pattern())).append('\n');
+                }
+            }
+        }
+        List<ProtectedPath> locked = planned.paths();
+        int n = enforces ? locked.size() : 0;
+        b.append("\nLocked now: ").append(n).append(n == 1 ? " path" : " paths").append(n == 0 ? "\n" : ":\n");
+        for (int i = 0; i < Math.min(n, LISTED); i++) {
+            b.append("  ").append(oneLine(locked.get(i).path().toString())).append('\n');
+        }
+        if (n > LISTED) {
+            b.append("  and ").append(n - LISTED).append(" more (`ralon check` lists them)\n");
+        }
+        if (enforces && confinement.confined()) {
+            b.append("\nThis session may write only here (besides what agent.lock protects in them):\n");
+            for (Confinement.Area a : confinement.areas()) {
+                b.append("  ").append(oneLine(a.path().toString())).append(" (").append(oneLine(a.why())).append(")\n");
+            }
+        }
+        if (enforces && !enforcer.deniedErrors().isEmpty()) {
+            b.append("\nWhat the errors mean here: ");
+            List<String> named = enforcer.deniedErrors().stream().map(SessionNotes::describe).toList();
+            b.append(String.join(", ", named)).append(" on one of these paths (or on a path outside the places"
+                    + " this session may write) means it is protected by agent.lock. Do not retry another way (another"
+                    + " tool, a copy and rename, a script, a change of permissions): the kernel refuses every way."
+                    + " Continue with the rest of the task, or ask the user to make the change.\n");
+        }
+        return b.toString();
+    }
+
+    /** An errno name with its message ({@code strerror}), for those a backend gives. */
+    static String describe(String errno) {
+        return switch (errno) {
+            case "EROFS" -> "EROFS (\"Read-only file system\")";
+            case "EACCES" -> "EACCES (\"Permission denied\")";
+            case "EBUSY" -> "EBUSY (\"Device or resource busy\", on rename or delete)";
+            case "EXDEV" -> "EXDEV (\"Invalid cross-device link\", on rename)";
+            case "EPERM" -> "EPERM (\"Operation not permitted\")";
+            default -> errno;
+        };
+    }
+
+    private static String oneLine(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        s.codePoints().forEach(c -> b.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return b.toString();
+    }
+
+    /** The notes' directory for {@code env} ({@code XDG_CACHE_HOME} when absolute, else {@code HOME/.cache}), or null. */
+    static Path directory(Map<String, String> env) {
+        String xdg = env.get("XDG_CACHE_HOME");
+        if (xdg != null && xdg.startsWith("/")) {
+            return Path.of(xdg, "ralon", "sessions");
+        }
+        String home = env.get("HOME");
+        return home != null && home.startsWith("/") ? Path.of(home, ".cache", "ralon", "sessions") : null;
+    }
+
+    /**
+     * Writes {@code text} (when not already there) and sets {@value #ENV_NOTES} in {@code env} to its file; when that
+     * cannot be done, removes the variable from {@code env} and returns why (one line), else null.
+     */
+    public static String putEnv(Map<String, String> env, String text) {
+        try {
+            env.put(ENV_NOTES, write(directory(env), text).toString());
+            return null;
+        } catch (IOException | RuntimeException e) {
+            env.remove(ENV_NOTES);
+            return "the session notes were not written (" + e.getMessage() + "): " + ENV_NOTES + " is not set";
+        }
+    }
+
+    /** Writes {@code text} in {@code dir} under its hash, unless a file with the same bytes is there; its path. */
+    static Path write(Path dir, String text) throws IOException {
+        if (dir == null) {
+            throw new IOException("no HOME or XDG_CACHE_HOME");
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        Path file = dir.resolve(hash(bytes) + ".txt");
+        Files.createDirectories(dir);
+        for (Path d : List.of(dir.getParent(), dir)) {
+            if (Files.isSymbolicLink(d) || !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException(d + " is a symbolic link or not a directory");
+            }
+        }
+        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Arrays.equals(Files.readAllBytes(file), bytes)) {
+            return file;
+        }
+        long nonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        Path tmp = dir.resolve("." + Long.toUnsignedString(nonce, 36) + ".tmp");
+        try {
+            Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return file;
+    }
+
+    private static String hash(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
