@@ -17,9 +17,7 @@ class HelpTextTest {
     void everySummaryIsAWholeSentence() {
         CommandLine cl = Ralon.commandLine();
         for (Map.Entry<String, CommandLine> e : cl.getSubcommands().entrySet()) {
-            String[] description = e.getValue().getCommandSpec().usageMessage().description();
-            assertTrue(description.length > 0, e.getKey() + " has no description");
-            String summary = description[0].replace("%n", "").trim();
+            String summary = summary(e.getValue());
             assertTrue(summary.endsWith("."), e.getKey() + "'s summary is cut mid-sentence: " + summary);
             assertTrue(Character.isUpperCase(summary.charAt(0)), e.getKey() + ": " + summary);
         }
@@ -34,8 +32,16 @@ class HelpTextTest {
         }
         String flat = usage.replaceAll("\\s+", " ");
         for (Map.Entry<String, CommandLine> e : cl.getSubcommands().entrySet()) {
-            String summary = e.getValue().getCommandSpec().usageMessage().description()[0].replace("%n", "").trim();
+            String summary = summary(e.getValue());
             assertTrue(flat.contains(summary.replaceAll("\\s+", " ")), e.getKey() + "'s summary not whole in:\n" + usage);
         }
+    }
+
+    /** What picocli shows in the command list: the header's first line, or the description's when there is none. */
+    private static String summary(CommandLine sub) {
+        String[] header = sub.getCommandSpec().usageMessage().header();
+        String[] lines = header.length > 0 ? header : sub.getCommandSpec().usageMessage().description();
+        assertTrue(lines.length > 0, sub.getCommandName() + " has no description");
+        return lines[0].replace("%n", "").trim();
     }
 }
