@@ -99,7 +99,18 @@ public final class ProtectedPaths {
             } else if (r.glob().isLiteral()) {
                 e.warnings().add(Warning.about(Warning.Kind.NAMES_NOTHING_YET, r, "names nothing that exists yet"));
             } else {
-                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists" + (scoped
+                // the walk does not enter a directory protected as a whole: a match there is not seen, only covered
+                List<String> holding = new java.util.ArrayList<>();
+                for (Expansion.Entry x : e.entries()) {
+                    if (x.kind() == Expansion.Entry.Kind.DIRECTORY && r.glob().couldMatchBeneath(x.relPath())) {
+                        holding.add(x.relPath() + "/");
+                    }
+                }
+                String outside = holding.isEmpty() ? "" : " outside the protected directories ("
+                        + String.join(", ", holding.subList(0, Math.min(3, holding.size())))
+                        + (holding.size() > 3 ? " and " + (holding.size() - 3) + " more" : "")
+                        + ": protected as a whole, their contents are not searched)";
+                e.warnings().add(Warning.about(Warning.Kind.MATCHES_NOTHING, r, "matches nothing that exists" + outside + (scoped
                         ? " outside what git ignores (to look in an ignored directory, start the pattern with its path)"
                         : "")));
             }

@@ -210,6 +210,17 @@ class ProtectedPathsTest {
     }
 
     @Test
+    void aPatternMatchingOnlyInsideAProtectedDirectorySaysSoInsteadOfNothing() throws Exception {
+        file("secrets/server.pem");
+        file("vault/key");
+        Expansion e = expand("secrets/", "**/*.pem", "*.key");
+        // check --explain names both rules for secrets/server.pem: the warning must not say it matches nothing at all
+        assertEquals(List.of("agent.lock:4:5: pattern \"**/*.pem\" matches nothing that exists outside the protected"
+                + " directories (secrets/: protected as a whole, their contents are not searched)",
+                "agent.lock:5:5: pattern \"*.key\" matches nothing that exists"), e.warningMessages());
+    }
+
+    @Test
     void literalPatternsNamingNothingAreMissingEntries() throws Exception {
         file("present");
         Expansion e = expand("present", "secrets/new.key", "*.nothing", "deep/er/file");
