@@ -49,11 +49,18 @@ case $1 in
   --policy) [ "$3" = hook ] && ralon_hook=1 ;;
   --policy=*) [ "$2" = hook ] && ralon_hook=1 ;;
 esac
+# The remedy depends on where the java came from: a release never reads JAVA_HOME (its runtime is its own), so there
+# the advice is to reinstall it or name a java with RALON_JAVA.
+if [ "$jfrom" = "the release's runtime" ]; then
+  ralon_fix="reinstall Ralon (this release's runtime is damaged; JAVA_HOME is not used by a release), or set RALON_JAVA to the bin/java of a JDK 17 or later"
+else
+  ralon_fix="set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java"
+fi
 ralon_nojava() { # WHY: one line and exit 2 (the hook's deny code too); the commands never start
   if [ -n "$ralon_hook" ]; then
-    echo "ralon: cannot run Java ($1); refusing the tool call to stay safe (set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java)" >&2
+    echo "ralon: cannot run Java ($1); refusing the tool call to stay safe ($ralon_fix)" >&2
   else
-    echo "ralon: cannot run Java: $1; set JAVA_HOME to a JDK 17 or later, or RALON_JAVA to its bin/java" >&2
+    echo "ralon: cannot run Java: $1; $ralon_fix" >&2
   fi
   exit 2
 }

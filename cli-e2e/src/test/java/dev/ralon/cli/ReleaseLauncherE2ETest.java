@@ -79,6 +79,20 @@ class ReleaseLauncherE2ETest {
     }
 
     @Test
+    void aDamagedRuntimeIsSaidWithTheReleasesRemedyNotJavaHome() throws Exception {
+        Files.delete(release.resolve("runtime/bin/java"));
+        ProcessResult r = ralon(release.resolve("bin/ralon"), Map.of("JAVA_HOME", "/nonexistent"), "check", "x");
+        assertEquals(2, r.code(), r.toString());
+        assertEquals("ralon: cannot run Java: the release's runtime: " + release.resolve("runtime/bin/java")
+                + " does not exist; reinstall Ralon (this release's runtime is damaged; JAVA_HOME is not used by a"
+                + " release), or set RALON_JAVA to the bin/java of a JDK 17 or later\n", r.err());
+        ProcessResult hook = ralon(release.resolve("bin/ralon"), Map.of(), "hook", "claude-code");
+        assertEquals(2, hook.code(), hook.toString());
+        assertEquals("", hook.out(), "nothing but the agent's JSON on stdout");
+        assertTrue(hook.err().contains("refusing the tool call to stay safe (reinstall Ralon"), hook.toString());
+    }
+
+    @Test
     void throughALinkAsThePackagesInstallIt() throws Exception {
         Path link = Files.createDirectories(dir.resolve("usr-bin")).resolve("ralon");
         Files.createSymbolicLink(link, release.resolve("bin/ralon"));
