@@ -74,6 +74,13 @@ class DailyOutputE2ETest {
                 assertEquals(0, all.code(), all.toString());
                 assertTrue(all.err().lines().count() >= run.err().lines().count(), all.toString());
             }
+            // an opt-in that weakens the run is reported, --quiet included: one line
+            ProcessResult optIn = u.ralon(dir, "run", "-q", "--write-anywhere", "--allow-unix-sockets", "--backend",
+                    "mount", "--", "true");
+            assertEquals(0, optIn.code(), optIn.toString());
+            assertEquals(1, optIn.err().lines().count(), optIn.toString());
+            assertTrue(optIn.err().contains("unix-sockets (--allow-unix-sockets)")
+                    && optIn.err().contains("NOT confined (--write-anywhere)"), optIn.toString());
         }
     }
 }

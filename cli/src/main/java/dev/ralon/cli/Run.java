@@ -168,6 +168,13 @@ final class Run {
         }
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
         Launch launch = d.prepare(d.command(executable, command, env));
+        String sessionSuffix = d.session().startLineSuffix(); // "; not refused towards processes outside: …"
+        if (!sessionSuffix.isEmpty()) {
+            lines.optIn(sessionSuffix.substring(2));
+        }
+        if (!d.writable().confinement().confined()) {
+            lines.optIn("writes outside the project NOT confined (--write-anywhere)");
+        }
         lines.print(err, request.quiet(), request.verbose(), d.startLine(), d.errnoLine());
         out.flush();
         err.flush();

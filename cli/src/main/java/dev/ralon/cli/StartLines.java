@@ -23,10 +23,19 @@ import java.util.List;
 final class StartLines {
     private final List<String> mustAct = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> optIns = new ArrayList<>();
 
     /** A warning printed whatever the verbosity. */
     void mustAct(String line) {
         mustAct.add(line);
+    }
+
+    /**
+     * What the user opted into that weakens the run ({@code --write-anywhere}, {@code --allow-unix-sockets}): the start
+     * line says it; under {@code --quiet}, which has no start line, a line of its own says it (an opt-in is reported).
+     */
+    void optIn(String what) {
+        optIns.add(what);
     }
 
     /** A note printed with {@code --verbose}, counted on the start line otherwise. */
@@ -49,6 +58,9 @@ final class StartLines {
         }
         mustAct.forEach(w -> err.println("ralon: " + w));
         if (quiet) {
+            if (!optIns.isEmpty()) {
+                err.println("ralon: " + String.join("; ", optIns));
+            }
             return;
         }
         String held = verbose || notes.isEmpty() ? ""
