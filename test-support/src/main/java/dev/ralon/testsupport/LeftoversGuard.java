@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>the JVM's own temporary directory, when the build gave it one and said so ({@code java.io.tmpdir} with
  *       {@code -Dralon.tmpdir.own=true}; never /tmp or /var/tmp themselves): the root pom gives each test JVM
- *       {@code /tmp/ralon-test-BUILDSTART-MODULE} (cli-e2e's two: {@code ...-fork1}, {@code ...-fork2}). Every entry
+ *       {@code /tmp/ralon-test-BUILDSTART-MODULE} (cli-e2e's two: {@code ...-forkN}, Surefire's fork number). Every entry
  *       made during the session and still there is judged (JUnit's {@code @TempDir} directories,
  *       {@code Files.createTempFile}, JMH's lock). The directory is made here when missing, and removed when the
  *       session ends with it empty;</li>
