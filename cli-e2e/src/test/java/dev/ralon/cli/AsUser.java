@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.ProcessResult;
 
 
@@ -31,7 +32,7 @@ final class AsUser implements AutoCloseable {
     /** As {@link #AsUser(int)}, beneath {@code parent} (outside every temporary directory: /var/lib). */
     AsUser(int uid, Path parent) throws IOException {
         this.uid = uid;
-        base = Files.createTempDirectory(parent, "ralon-e2e-" + uid + "-").toRealPath();
+        base = Leftovers.createTempDirectory(parent, "ralon-e2e-" + uid + "-").toRealPath();
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         exe = SharedExecutable.exe();
         home = Files.createDirectory(base.resolve("home"));

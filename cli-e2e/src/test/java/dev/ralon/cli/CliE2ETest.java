@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.ProcessResult;
 import dev.ralon.testsupport.TestProcess;
 
@@ -319,7 +320,7 @@ class CliE2ETest {
     /** /tmp and / hold no agent.lock here (checked first), so nothing is found from a directory under /tmp. */
     @Test
     void noPolicyAnywhereUpTheTree() throws Exception {
-        Path dir = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-none").toRealPath();
+        Path dir = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-e2e-none").toRealPath();
         try {
             for (Path p = dir; p != null; p = p.getParent()) {
                 assertFalse(Files.exists(p.resolve("agent.lock"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
@@ -347,7 +348,7 @@ class CliE2ETest {
         final Path home;
 
         Nobody() throws IOException {
-            base = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-nobody");
+            base = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-e2e-nobody");
             Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
             exe = SharedExecutable.exe();
             home = Files.createDirectory(base.resolve("home"));

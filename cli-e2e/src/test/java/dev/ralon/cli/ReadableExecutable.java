@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.TestProcess;
 
 import java.io.IOException;
@@ -24,7 +25,7 @@ record ReadableExecutable(Path base, Path exe, Path home) {
         if (ralon == null) {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
-        Path base = Files.createTempDirectory(Path.of("/tmp"), prefix);
+        Path base = Leftovers.createTempDirectory(Path.of("/tmp"), prefix);
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path exe = Files.copy(Path.of(ralon), base.resolve("ralon"));
         Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));

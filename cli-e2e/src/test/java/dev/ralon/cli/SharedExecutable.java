@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.ProcessResult;
 import dev.ralon.testsupport.TestProcess;
 
@@ -51,6 +52,7 @@ final class SharedExecutable {
             fail("system property ralon.executable is not set: run through Maven (mvn verify)");
         }
         ReadableExecutable copy = ReadableExecutable.create("ralon-e2e-exe-");
+        Leftovers.removedAtExit(copy.base()); // by the hook below, after the guard has judged this JVM's tests
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 copy.delete();

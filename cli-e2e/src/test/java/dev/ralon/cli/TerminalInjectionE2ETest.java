@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.TestProcess;
 
 import dev.ralon.testsupport.ProcessResult;
@@ -60,7 +61,7 @@ class TerminalInjectionE2ETest {
         }
         root = "0".equals(run("id", "-u").trim());
         // Everything uid 65534 runs must be readable by it (CI may clone into a home directory that user cannot read).
-        base = Files.createTempDirectory(Path.of("/tmp"), "ralon-tty-");
+        base = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-tty-");
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         exe = Files.copy(Path.of(ralon), base.resolve("ralon"));
         home = Files.createDirectories(base.resolve("home/tmp")).getParent();

@@ -1,5 +1,6 @@
 package dev.ralon.cli;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.ProcessResult;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -200,7 +201,7 @@ class WritesOutsideE2ETest {
             Files.writeString(sub.resolve("secret.txt"), "s3cret\n");
             Files.createSymbolicLink(project.resolve(".git"), home);
             Files.writeString(sub.resolve(".git"), "gitdir: " + home + "\n");
-            Path shared = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-swap-");
+            Path shared = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-e2e-swap-");
             Files.createSymbolicLink(shared.resolve("tmp"), home); // TMPDIR, swapped for a link to $HOME
             Files.createSymbolicLink(shared.resolve("cache"), home); // a per-user line, likewise
             Files.createDirectories(home.resolve(".config/ralon"));
@@ -237,7 +238,7 @@ class WritesOutsideE2ETest {
         try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
             Path project = project(u);
             Files.createDirectory(project.resolve("src"));
-            Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-bare-");
+            Path bare = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-e2e-bare-");
             try {
                 repositoryWithBareRemote(u, project, bare, bare.toString());
                 u.assumeBackend(project, backend);
@@ -280,7 +281,7 @@ class WritesOutsideE2ETest {
         AsUser.assumeRoot();
         try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
             Path project = project(u);
-            Path bare = Files.createTempDirectory(Path.of("/tmp"), "ralon-e2e-ssh-");
+            Path bare = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-e2e-ssh-");
             Path agentDir = Files.createDirectory(u.base.resolve("agent"));
             Path sock = agentDir.resolve("agent.sock");
             Path fakeSsh = u.base.resolve("fake-ssh");

@@ -1,5 +1,7 @@
 package dev.ralon.conformance;
 
+import dev.ralon.testsupport.Leftovers;
+
 import dev.ralon.conformance.KitRun.Case;
 
 import java.io.IOException;
@@ -32,7 +34,7 @@ final class KitProject {
      */
     KitProject(String backend, int uid, boolean includeMissing, boolean includeLinked) throws IOException {
         this.uid = uid;
-        this.base = Files.createTempDirectory(Path.of("/tmp"), "ralon-kit-" + backend + "-");
+        this.base = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-kit-" + backend + "-");
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         this.proj = base.resolve("proj");
         this.home = base.resolve("home");

@@ -5,8 +5,12 @@ import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Prints the reason of every skipped or aborted test on the console, one line each, as it happens: Maven's summary
@@ -16,6 +20,10 @@ import java.io.PrintStream;
  *
  * <p>The line: {@code [SKIPPED] Class > test: reason}. A test aborted by {@link Requirements} outside CI is one of
  * these; under {@code CI=true} the same requirement fails the test instead, and the failure is reported as usual.
+ *
+ * <p>It also keeps the seeds of the seeded generators ({@link Seeds}) off the console unless they matter: when a test
+ * or container fails, the seeds drawn while it or one of its enclosing containers ran (a {@code @TestFactory}'s, for
+ * its dynamic tests) are printed, one line each: {@code [SEED] Class > test: NAME seed=N (replay: -Dralon.seed=N)}.
  */
 public final class SkipReasons implements TestExecutionListener {
     private final PrintStream out;
@@ -29,6 +37,18 @@ public final class SkipReasons implements TestExecutionListener {
         this.out = out;
     }
 
+    private TestPlan plan;
+
+    @Override
+    public void testPlanExecutionStarted(TestPlan testPlan) {
+        plan = testPlan;
+    }
+
+    @Override
+    public void executionStarted(TestIdentifier test) {
+        Seeds.started(test.getUniqueId());
+    }
+
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
         print(test, reason);
@@ -39,15 +59,26 @@ public final class SkipReasons implements TestExecutionListener {
         if (result.getStatus() == TestExecutionResult.Status.ABORTED) {
             print(test, result.getThrowable().map(t -> t.getMessage() == null ? t.toString() : t.getMessage())
                     .orElse("aborted"));
+        } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+            List<String> seeds = new ArrayList<>();
+            for (Optional<TestIdentifier> at = Optional.of(test); at.isPresent();
+                    at = plan == null ? Optional.empty() : plan.getParent(at.get())) {
+                seeds.addAll(0, Seeds.take(at.get().getUniqueId()));
+            }
+            seeds.forEach(seed -> out.println("[SEED] " + name(test) + ": " + seed));
         }
+        Seeds.finished(test.getUniqueId(), test.getParentId().orElse(null));
     }
 
     private void print(TestIdentifier test, String reason) {
+        out.println("[SKIPPED] " + name(test) + ": " + (reason == null ? "(no reason given)" : reason.strip()));
+    }
+
+    private static String name(TestIdentifier test) {
         // a test method is named with its class; a class (or anything else) by its display name alone
         TestSource source = test.getSource().orElse(null);
         String cls = source instanceof MethodSource ? ((MethodSource) source).getClassName() : null;
-        String name = cls == null ? test.getDisplayName()
+        return cls == null ? test.getDisplayName()
                 : cls.substring(cls.lastIndexOf('.') + 1) + " > " + test.getDisplayName();
-        out.println("[SKIPPED] " + name + ": " + (reason == null ? "(no reason given)" : reason.strip()));
     }
 }

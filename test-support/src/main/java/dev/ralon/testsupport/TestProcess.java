@@ -147,10 +147,18 @@ public final class TestProcess {
         return this;
     }
 
-    /** Runs the command to its end. */
+    /**
+     * Runs the command to its end. Its output goes through two files in the JVM's temporary directory, removed before
+     * this returns; when that directory is gone (test-support's {@link LeftoversGuard} removes the JVM's own one once
+     * its tests are over, and a shutdown hook may still run a command, e.g. to remove a copy in /tmp), in /tmp.
+     */
     public ProcessResult run() throws IOException {
-        Path out = Files.createTempFile("ralon-test-out", ".txt");
-        Path err = Files.createTempFile("ralon-test-err", ".txt");
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir", "/tmp"));
+        if (!Files.isDirectory(tmp)) {
+            tmp = Path.of("/tmp");
+        }
+        Path out = Files.createTempFile(tmp, "ralon-test-out", ".txt");
+        Path err = Files.createTempFile(tmp, "ralon-test-err", ".txt");
         // also when the JVM ends while this run is still going on another thread (a test that failed before waiting
         // for it): the finally below is then never reached, and the files were left in /tmp
         try {

@@ -1,11 +1,14 @@
 package dev.ralon.testsupport;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +29,19 @@ class TestProcessTest {
                 .without("HOME").mergeStderr().run();
         assertEquals("a\nb\nunset\n", r.out());
         assertEquals("", r.err());
+    }
+
+    /** A shutdown hook's command, after LeftoversGuard removed the JVM's own temporary directory: it still runs. */
+    @Test
+    void runsWhenTheTemporaryDirectoryIsGone(@TempDir Path dir) throws Exception {
+        String saved = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", dir.resolve("removed").toString());
+        try {
+            assertEquals("ok\n", TestProcess.of("/bin/sh", "-c", "echo ok").run().out());
+        } finally {
+            System.setProperty("java.io.tmpdir", saved);
+        }
+        assertFalse(Files.exists(dir.resolve("removed")), "not made again: it would be left behind");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ralon.enforcer.landlock;
 
+import dev.ralon.testsupport.Leftovers;
 import dev.ralon.testsupport.ProcessResult;
 import dev.ralon.testsupport.Requirements;
 import dev.ralon.testsupport.TestProcess;
@@ -37,7 +38,7 @@ final class Sandboxes {
 
     /** A world-readable directory under /tmp holding classpath copies, a HOME and the projects to attack. */
     static Path newBase(String prefix) throws IOException {
-        Path base = Files.createTempDirectory(Path.of("/tmp"), prefix);
+        Path base = Leftovers.createTempDirectory(Path.of("/tmp"), prefix);
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         return base;
     }
