@@ -319,7 +319,11 @@ class HookE2ETest {
                 // the java launcher prints its version on stdout and exits 0 without an answer
                 Map.of("RALON_JAVA_OPTS", "--version"),
                 // a "java" that writes JSON of its own on stdout and exits 1
-                Map.of("RALON_JAVA", writesJson().toString()));
+                Map.of("RALON_JAVA", writesJson().toString()),
+                // the answer channel moved by a -D the JVM reads after the launcher's: the answer would go to stderr
+                // or /dev/null while the status said "answered" (an empty stdout reads as "allow")
+                Map.of("_JAVA_OPTIONS", "-Dralon.launcher.hook=x"),
+                Map.of("_JAVA_OPTIONS", "-Dralon.launcher.hook=/dev/null"));
     }
 
     Path writesJson() throws Exception {

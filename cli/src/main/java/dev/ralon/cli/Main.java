@@ -62,10 +62,21 @@ public final class Main {
      * opened is a refusal: one line on stderr, exit 2. Without the property (not started by the launcher's hook mode),
      * nothing changes.
      */
+    /** The answer's channel the launcher gives in hook mode: its pipe on fd 3 (cli/src/main/launcher/ralon.sh). */
+    static final String LAUNCHERS_CHANNEL = "/proc/self/fd/3";
+
     static void answerToLaunchersChannel() {
         String channel = System.getProperty("ralon.launcher.hook");
-        if (channel == null || !channel.startsWith("/")) {
+        if (channel == null) {
             return;
+        }
+        // The launcher names fd 3, its pipe, and nothing else. Any other value was put there by someone else: a later
+        // -D in _JAVA_OPTIONS (which the JVM reads after the command line) would otherwise send the answer to stderr
+        // or /dev/null while the status still said "answered", and the agent would read the empty stdout as "allow".
+        if (!LAUNCHERS_CHANNEL.equals(channel)) {
+            System.err.println("ralon: the answer channel is not the launcher's (ralon.launcher.hook=" + channel
+                    + ", set after the launcher's, e.g. in _JAVA_OPTIONS); refusing the tool call to stay safe");
+            System.exit(ExitCodes.ERROR);
         }
         try {
             // append: never truncates, whatever the channel is; a pipe ignores it
