@@ -153,6 +153,28 @@ class AgentInstructionsE2ETest {
     }
 
     @Test
+    void aLinkAnAgentPlantedInsideTheProjectIsNotWrittenThrough() throws Exception {
+        Path p = project();
+        // what a session can do: a script the policy protects, git's configuration, both inside the project
+        Files.writeString(p.resolve("deploy.sh"), "#!/bin/sh\necho deploy\n");
+        Files.createDirectories(p.resolve(".git"));
+        Files.writeString(p.resolve(".git/config"), "[core]\n");
+        for (String[] link : new String[][] {{"AGENTS.md", "deploy.sh"}, {"CLAUDE.md", ".git/config"}}) {
+            Files.deleteIfExists(p.resolve("AGENTS.md"));
+            Files.deleteIfExists(p.resolve("CLAUDE.md"));
+            Files.createSymbolicLink(p.resolve(link[0]), Path.of(link[1]));
+            ProcessResult r = ralon(p, "init", "--agents");
+            assertEquals(2, r.code(), r.toString());
+            assertEquals(1, r.err().lines().count(), r.toString());
+            assertTrue(r.err().contains(link[0] + " is a symbolic link to ") && r.err().contains("writes through a link"
+                    + " only to AGENTS.md, CLAUDE.md, GEMINI.md beside it"), r.toString());
+            assertEquals("#!/bin/sh\necho deploy\n", Files.readString(p.resolve("deploy.sh")));
+            assertEquals("[core]\n", Files.readString(p.resolve(".git/config")));
+            assertFalse(Files.exists(p.resolve("GEMINI.md")), "nothing is written when one file is refused");
+        }
+    }
+
+    @Test
     void aPolicyThatDoesNotParseIsOneLineExit2AndNothingWritten() throws Exception {
         Path p = project();
         Files.writeString(p.resolve("agent.lock"), "version: 1\nprotect:\n  - [x\n");

@@ -260,6 +260,14 @@ final class AgentInstructions {
         plan(dir);
     }
 
+    private static Path realDirectory(Path dir) {
+        try {
+            return dir.toRealPath();
+        } catch (IOException e) {
+            throw CliException.error("cannot read " + dir + ": " + e.getMessage() + "; nothing was written");
+        }
+    }
+
     /** The files to write in {@code dir}, each once, examined as {@link #write} says. */
     private static List<Target> plan(Path dir) {
         Path project = project(dir);
@@ -273,6 +281,17 @@ final class AgentInstructions {
                     throw CliException.error(named + " is a symbolic link out of the project (to " + real + "); Ralon"
                             + " does not write through it, and nothing was written (write the section there yourself,"
                             + " or replace the link with a file)");
+                }
+                // a link is followed only to one of these files beside it (CLAUDE.md -> AGENTS.md): an agent that
+                // planted AGENTS.md -> deploy.sh or -> .git/config would have the user write into a script or git's
+                // configuration, protected or not, the next time they refresh the section
+                Path beside = realDirectory(dir);
+                Path targetName = real.getFileName();
+                if (!beside.equals(real.getParent()) || targetName == null || !FILES.contains(targetName.toString())
+                        || Files.isSymbolicLink(real)) {
+                    throw CliException.error(named + " is a symbolic link to " + real + "; Ralon writes through a link"
+                            + " only to " + String.join(", ", FILES) + " beside it, and nothing was written (replace"
+                            + " the link with a file)");
                 }
             }
             if (Files.exists(real) && !Files.isRegularFile(real)) {
