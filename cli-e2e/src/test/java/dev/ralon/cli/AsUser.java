@@ -53,6 +53,9 @@ final class AsUser implements AutoCloseable {
     Map<String, String> env(Map<String, String> extra) {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", home.toString());
+        // the user's own cache (JNA's library, RALON_NOTES' files), beneath base: not the build's, which another
+        // user cannot write, and removed with base
+        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
         env.put("TMPDIR", home.resolve("tmp").toString());
         env.put("RALON_JAVA_OPTS", "-Djava.io.tmpdir=" + home.resolve("tmp"));
         env.put("GIT_CONFIG_NOSYSTEM", "1");

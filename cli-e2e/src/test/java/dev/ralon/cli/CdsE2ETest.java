@@ -173,7 +173,9 @@ class CdsE2ETest {
         assertFalse(r.err().contains("Extracting library"), r.err());
         // (JNA still makes its temp directory there, to clean up files of earlier versions: it writes nothing into it)
         try (Stream<Path> files = Files.exists(after) ? Files.walk(after) : Stream.empty()) {
-            assertEquals(List.of(), files.filter(Files::isRegularFile).toList(),
+            // (ralon/sessions/ holds the run's RALON_NOTES file, Ralon's own: not JNA's)
+            assertEquals(List.of(), files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(after.resolve("ralon/sessions"))).toList(),
                     "JNA must not unpack anything into the user's cache");
         }
     }

@@ -86,6 +86,12 @@ final class DryRunReport {
         for (String w : warnings) {
             out.println("warning: " + w);
         }
+        if (verbose || plan.notes().size() <= 2) {
+            plan.notes().forEach(n -> out.println("note: " + n));
+        } else {
+            out.println("note: " + plan.notes().get(0));
+            out.println("notes: " + (plan.notes().size() - 1) + " more (--verbose lists them)");
+        }
         for (String x : extra) {
             out.println(x);
         }
@@ -161,6 +167,7 @@ final class DryRunReport {
         List<String> warnings = new ArrayList<>(set.warnings());
         warnings.addAll(plan.warnings());
         doc.put("warnings", warnings);
+        doc.put("notes", plan.notes());
         doc.put("refusals", refusals);
         List<Object> uncovered = new ArrayList<>();
         for (Plan.Refusal r : admission.refusals()) {

@@ -99,12 +99,16 @@ final class Run {
             return dryRun(d, request, leftOut, out);
         }
 
-        // what is said at start (StartLines): errors refuse; warnings the user must act on print even with -q;
-        // the rest are notes, printed with --verbose and counted on the start line otherwise
+        // what is said at start (StartLines): errors refuse; what weakens the run or asks something of the user is a
+        // warning, printed even with -q; what only explains is a note, printed with --verbose and counted otherwise
         StartLines lines = new StartLines();
-        passedOver.forEach(lines::note);
+        passedOver.forEach(lines::mustAct); // a stronger backend left aside (unavailable, or its plan failed)
         if (leftOut != null) {
-            lines.note("note: " + leftOut);
+            lines.mustAct("note: " + leftOut); // --policy: the policies it leaves out are not in force
+        }
+        if (request.noBaseline()) {
+            lines.mustAct("note: baseline off (--no-baseline): the paths that run code later (git's hooks and config,"
+                    + " shell start-up files, agents' settings) are not protected");
         }
         for (WritableAreas.Left l : d.writable().left()) { // asked for, and not writable: said, never silent
             lines.mustAct("warning: " + l.path() + " is not writable in this session (" + l.why() + ")");
@@ -118,17 +122,31 @@ final class Run {
             if (notCreateProtected != null && w.kind() == Warning.Kind.NAMES_NOTHING_YET) {
                 continue; // the one line about missing paths (notCreateProtected) says it, with what it means here
             }
-            lines.note("warning: " + w.message(expansion.naming()));
+            String line = "warning: " + w.message(expansion.naming());
+            if (w.kind().unmatched()) {
+                lines.note(line); // advice on the policy's text (status shows it too)
+            } else {
+                lines.mustAct(line); // a link leading out, a path git writes, a directory not read: it weakens the run
+            }
         }
-        for (String w : d.plan().warnings()) {
-            lines.note("warning: " + w);
+        for (String w : d.plan().warnings()) { // the backend's own: what the user should know (Plan#warnings)
+            lines.mustAct("warning: " + w);
+        }
+        for (String n : d.plan().notes()) { // what only explains the plan (Plan#notes)
+            lines.note("note: " + n);
         }
         if (notCreateProtected != null) { // a path the user named that the command may create: theirs to act on
             lines.mustAct(notCreateProtected);
         }
-        String baselineLine = d.baseline() == null ? null : d.baseline().summary(enforcer.name());
-        if (baselineLine != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
-            lines.note(baselineLine);
+        if (d.baseline() != null && !enforcer.guarantees().isEmpty()) { // noop says "enforces nothing" below
+            String existing = d.baseline().existingNotProtected(enforcer.name());
+            if (existing != null) { // a file that runs code later, there now, left writable: a hole
+                lines.mustAct("warning: " + existing);
+            }
+            String baselineLine = d.baseline().summary(enforcer.name());
+            if (baselineLine != null) {
+                lines.note(baselineLine);
+            }
         }
         for (String w : d.gitNotes()) {
             lines.mustAct("warning: " + w);

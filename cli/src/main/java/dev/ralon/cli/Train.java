@@ -70,7 +70,7 @@ final class Train {
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.
             for (String c : List.of("dev.ralon.cli.Boot", "dev.ralon.cli.Main", "dev.ralon.cli.Getdents64Reader",
-                    "dev.ralon.host.AgentsUnderLandlock",
+                    "dev.ralon.host.AgentsUnderLandlock", "dev.ralon.host.SessionNotes",
                     "dev.ralon.cli.Run$Executables", "dev.ralon.cli.StartLines",
                     "dev.ralon.enforcer.spi.Command", "dev.ralon.enforcer.spi.Launch", "dev.ralon.linux.Exec",
                     "dev.ralon.linux.LibC", "dev.ralon.linux.TerminalGuard",

@@ -79,7 +79,22 @@ public final class Baseline {
 
     /** The outcome for one backend: the protected set and plan to use, the items kept and those dropped. */
     public record Applied(ProtectedSet set, Plan plan, List<Item> kept, List<Dropped> dropped) {
-        /** One line for stderr at the start of a run (null when there is no baseline at all). */
+        /**
+         * The warning for the baseline's items that exist and that {@code backend} leaves unprotected, with the reasons;
+         * null when there is none (an absent item is said by {@link #summary}).
+         */
+        public String existingNotProtected(String backend) {
+            List<String> names = new ArrayList<>();
+            for (Dropped d : dropped) {
+                if (!d.item().absent()) {
+                    names.add(d.item().display() + " (" + d.reason() + ")");
+                }
+            }
+            return names.isEmpty() ? null : "baseline: NOT protected by " + backend + ", though they exist and run code"
+                    + " later outside the sandbox: " + String.join("; ", names) + " (--no-baseline leaves the baseline out)";
+        }
+
+        /** The one line about the whole baseline under {@code backend} (notes), or null when it is empty. */
         public String summary(String backend) {
             if (kept.isEmpty() && dropped.isEmpty()) {
                 return null;

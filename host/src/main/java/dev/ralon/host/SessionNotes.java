@@ -141,20 +141,35 @@ public final class SessionNotes {
         }
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         Path file = dir.resolve(hash(bytes) + ".txt");
-        Files.createDirectories(dir);
-        for (Path d : List.of(dir.getParent(), dir)) {
-            if (Files.isSymbolicLink(d) || !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-                throw new IOException(d + " is a symbolic link or not a directory");
+        // never through a link: checked before the directories are made (createDirectories would follow one) and after
+        for (boolean made : new boolean[] {false, true}) {
+            if (made) {
+                Files.createDirectories(dir);
+            }
+            for (Path d : List.of(dir.getParent(), dir)) {
+                if (Files.isSymbolicLink(d) || (made || Files.exists(d, LinkOption.NOFOLLOW_LINKS))
+                        && !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IOException(d + " is a symbolic link or not a directory");
+                }
             }
         }
-        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Arrays.equals(Files.readAllBytes(file), bytes)) {
-            return file;
+        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                && Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .size() == bytes.length && Arrays.equals(Files.readAllBytes(file), bytes)) {
+            return file; // the size first: a planted large file is not read
         }
         long nonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         Path tmp = dir.resolve("." + Long.toUnsignedString(nonce, 36) + ".tmp");
         try {
-            Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+            // 0444 from creation (O_CREAT|O_EXCL with the mode): no later chmod that a link swapped in could redirect
+            try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(tmp, java.util.Set.of(
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), java.nio.file.attribute.PosixFilePermissions
+                    .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--")))) {
+                java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);

@@ -318,20 +318,23 @@ public final class LandlockEnforcer implements Enforcer {
                 + " fail"));
         }
         List<String> warnings = new ArrayList<>();
+        // what only explains the plan: the host reads the side effect from createRestricted() and warns when it hits
+        // a place the session is meant to write; a missing protected path is kept from being created (Plan#notes)
+        List<String> notes = new ArrayList<>();
         if (!restricted.isEmpty()) {
             // The one cost of this backend (docs/backend-landlock.md): say it in plain words, with the most common victim.
-            warnings.add("nothing can be created, removed or renamed directly in " + summary(restricted,
+            notes.add("nothing can be created, removed or renamed directly in " + summary(restricted,
                 protectedSet.root()) + " while the command runs (Landlock side effect: they lead to protected paths);"
                 + (brokered.isEmpty() ? " e.g. a first build cannot create " + protectedSet.root().resolve("target")
                 + " if it does not exist yet: create such directories before starting"
                 : " inside the project, the broker makes what is not protected"));
         }
-        warnings.addAll(aliasNotes);
+        notes.addAll(aliasNotes); // the other mounts' names of a protected path, protected too
         warnings.addAll(r.warnings());
         for (ProtectedPath pp : protectedSet.paths()) {
             if (pp.kind() == ProtectedPath.Kind.MISSING) {
                 Path near = nearestOnTheWay(pp.path(), r.onTheWay());
-                warnings.add(pp.path() + " does not exist: creating it is refused" + (brokered.contains(near)
+                notes.add(pp.path() + " does not exist: creating it is refused" + (brokered.contains(near)
                     ? " (other entries of " + near + " are made through the broker)"
                     : ", as is creating any other entry in " + near));
             }
@@ -341,6 +344,7 @@ public final class LandlockEnforcer implements Enforcer {
         Plan.Builder plan = Plan.builder(name()).createRestricted(restricted).payload(payload);
         steps.forEach(plan::step);
         warnings.forEach(plan::warning);
+        notes.forEach(plan::note);
         refusals.forEach(plan::refuse);
         return plan.build();
     }

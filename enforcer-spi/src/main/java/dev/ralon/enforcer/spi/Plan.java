@@ -27,6 +27,7 @@ public final class Plan {
     private final List<Step> steps;
     private final List<Path> createRestricted;
     private final List<String> warnings;
+    private final List<String> notes;
     private final List<Refusal> refusals;
     private final Object payload;
 
@@ -35,6 +36,7 @@ public final class Plan {
         this.steps = List.copyOf(b.steps);
         this.createRestricted = List.copyOf(b.createRestricted);
         this.warnings = List.copyOf(b.warnings);
+        this.notes = List.copyOf(b.notes);
         this.refusals = List.copyOf(b.refusals);
         this.payload = b.payload;
     }
@@ -66,9 +68,24 @@ public final class Plan {
         return createRestricted;
     }
 
-    /** Things the user should know that do not weaken a declared guarantee; each one line. */
+    /**
+     * Things the user should know that do not weaken a declared guarantee, each one line: the host says them at every
+     * start, {@code ralon run --quiet} included (a hard link whose other names stay writable, a directory it could not
+     * examine). What only explains the plan belongs in {@link #notes()}.
+     */
     public List<String> warnings() {
         return warnings;
+    }
+
+    /**
+     * What explains the plan without asking anything of the user, each one line (a side effect the host also reads
+     * from {@link #createRestricted()}, how a missing path is kept from being created): the host shows them in
+     * {@code ralon run --dry-run} and {@code --verbose}, and counts them on the start line otherwise.
+     *
+     * @since 0.1.0
+     */
+    public List<String> notes() {
+        return notes;
     }
 
     /** Why this plan cannot keep the backend's declared guarantees; empty when it can. */
@@ -128,6 +145,7 @@ public final class Plan {
         private final List<Step> steps = new ArrayList<>();
         private final List<Path> createRestricted = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
+        private final List<String> notes = new ArrayList<>();
         private final List<Refusal> refusals = new ArrayList<>();
         private Object payload;
 
@@ -158,7 +176,13 @@ public final class Plan {
             return this;
         }
 
-        /** Adds a warning: one line, something that does not weaken a declared guarantee. */
+        /** Adds a note (see {@link Plan#notes()}). */
+        public Builder note(String note) {
+            notes.add(Objects.requireNonNull(note, "note"));
+            return this;
+        }
+
+        /** Adds a warning (see {@link Plan#warnings()}). */
         public Builder warning(String warning) {
             warnings.add(Objects.requireNonNull(warning, "warning"));
             return this;
