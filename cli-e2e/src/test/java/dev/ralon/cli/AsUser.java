@@ -90,7 +90,9 @@ final class AsUser implements AutoCloseable {
     }
 
     private List<String> prefix() {
-        return uid == 0 ? List.of() : List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups");
+        // this JVM's own user needs no switch (and a non-root user could not make one: setgroups is refused)
+        return uid == 0 || uid == dev.ralon.testsupport.TestProcess.currentUid() ? List.of()
+                : List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups");
     }
 
     /**
