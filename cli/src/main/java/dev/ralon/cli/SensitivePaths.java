@@ -42,8 +42,7 @@ final class SensitivePaths {
     private static final int NAMED = 3;
 
     private static String covers(List<String> all) {
-        return all.size() <= NAMED ? String.join(", ", all)
-                : String.join(", ", all.subList(0, NAMED)) + " and " + (all.size() - NAMED) + " more";
+        return dev.ralon.host.StartReport.names(all, NAMED);
     }
 
     private static final Map<String, String> KEY_EXTENSIONS = new LinkedHashMap<>();

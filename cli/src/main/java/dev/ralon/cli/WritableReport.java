@@ -57,9 +57,8 @@ final class WritableReport {
                 names.add(display(a.path(), home) + (a.directory() ? "/" : ""));
             }
         }
-        out.add("writable outside the project: " + (names.isEmpty() ? "nothing" : names.size() <= NAMED
-                ? String.join(", ", names) : String.join(", ", names.subList(0, NAMED)) + " and "
-                + (names.size() - NAMED) + " more") + "; the rest is read-only to the session");
+        out.add("writable outside the project: " + (names.isEmpty() ? "nothing"
+                : dev.ralon.host.StartReport.names(names, NAMED)) + "; the rest is read-only to the session");
         for (WritableAreas.Left l : o.left()) {
             out.add("  not writable: " + l.path() + " (" + l.why() + ")");
         }

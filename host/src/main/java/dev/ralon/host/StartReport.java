@@ -126,9 +126,14 @@ public final class StartReport {
     }
 
     private static String names(List<String> all) {
-        if (all.size() <= NAMED) {
+        return names(all, NAMED);
+    }
+
+    /** The first {@code named} of {@code all}, joined by {@code ", "}, then {@code " and N more"} when there are more. */
+    public static String names(List<String> all, int named) {
+        if (all.size() <= named) {
             return String.join(", ", all);
         }
-        return String.join(", ", all.subList(0, NAMED)) + " and " + (all.size() - NAMED) + " more";
+        return String.join(", ", all.subList(0, named)) + " and " + (all.size() - named) + " more";
     }
 }
