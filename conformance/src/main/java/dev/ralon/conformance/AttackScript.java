@@ -164,6 +164,7 @@ final class AttackScript {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-XX:-UsePerfData");
         cmd.add("-Xshare:auto");
+        cmd.addAll(KitHost.jvmOptions()); // the class path's class-data archive and JNA's library, when made
         cmd.add("--enable-native-access=ALL-UNNAMED"); // JDK 22+ warns about JNA's System.load otherwise
         cmd.add("-Djava.io.tmpdir=" + home.resolve("tmp"));
         cmd.add("-Djna.tmpdir=" + home.resolve("tmp"));

@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /** The kit's dealings with the host outside the sandbox: who this JVM is, helper commands, the shared class path. */
 final class KitHost {
@@ -103,27 +102,31 @@ final class KitHost {
             if (!Files.exists(src)) {
                 continue;
             }
-            Path dst = dir.resolve((i++) + "-" + src.getFileName());
+            // a directory (a module's classes) as a jar: a class-data archive holds classes from jars only (KitJvms)
+            Path dst = dir.resolve((i++) + "-" + src.getFileName() + (Files.isDirectory(src) ? ".jar" : ""));
             if (Files.isDirectory(src)) {
-                try (Stream<Path> s = Files.walk(src)) {
-                    for (Path f : (Iterable<Path>) s::iterator) {
-                        Path t = dst.resolve(src.relativize(f).toString());
-                        if (Files.isDirectory(f)) {
-                            Files.createDirectories(t);
-                        } else {
-                            Files.copy(f, t, StandardCopyOption.REPLACE_EXISTING);
-                        }
-                    }
-                }
+                KitJvms.jarOf(src, dst);
             } else {
                 Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
             }
             out.add(dst.toString());
         }
+        String classpath = String.join(java.io.File.pathSeparator, out);
+        sharedJvmOptions = KitJvms.options(dir, classpath);
         run(List.of("chmod", "-R", "a+rX", dir.toString()), 60);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        sharedClasspath = String.join(java.io.File.pathSeparator, out);
+        sharedClasspath = classpath;
         return sharedClasspath;
+    }
+
+    private static volatile List<String> sharedJvmOptions = List.of();
+
+    /**
+     * The options that let the kit's JVMs on {@link #readableClasspath} start from its class-data archive and JNA's
+     * unpacked library ({@link KitJvms}); empty before the class path is made, or when they could not be made.
+     */
+    static List<String> jvmOptions() {
+        return sharedJvmOptions;
     }
 
     static Path codeSource(Class<?> c) {
