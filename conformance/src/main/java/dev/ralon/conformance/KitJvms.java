@@ -53,11 +53,11 @@ final class KitJvms {
      */
     static List<String> options(Path dir, String classpath) {
         try {
-            Path lib = unpackJna(dir, classpath);
+            unpackJna(dir, classpath);
             Path archive = archive(dir, classpath);
             System.out.println("[kit] the kit's JVMs start from a class-data archive (" + archive + ")");
             return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off",
-                    "-Djna.boot.library.path=" + lib.getParent());
+                    "-Djna.boot.library.path=" + dir.resolve("jna"));
         } catch (IOException | RuntimeException e) {
             System.out.println("[kit] the kit's JVMs start without a class-data archive: " + e.getMessage());
             return List.of();
@@ -85,7 +85,7 @@ final class KitJvms {
     }
 
     /** JNA's library for this platform, copied out of the JNA jar on {@code classpath}. */
-    private static Path unpackJna(Path dir, String classpath) throws IOException {
+    private static void unpackJna(Path dir, String classpath) throws IOException {
         String entry = "com/sun/jna/" + com.sun.jna.Platform.RESOURCE_PREFIX + "/libjnidispatch.so";
         for (String e : classpath.split(java.io.File.pathSeparator)) {
             if (!e.endsWith(".jar")) {
@@ -96,12 +96,12 @@ final class KitJvms {
                 if (lib == null) {
                     continue;
                 }
-                Path out = dir.resolve("jna").resolve("libjnidispatch.so");
-                Files.createDirectories(out.getParent());
+                Path libDir = Files.createDirectories(dir.resolve("jna"));
+                Path out = libDir.resolve("libjnidispatch.so");
                 try (InputStream in = jar.getInputStream(lib)) {
                     Files.copy(in, out);
                 }
-                return out;
+                return;
             }
         }
         throw new IOException("no " + entry + " on the kit's class path");
