@@ -88,7 +88,7 @@ final class Train {
                     "dev.ralon.linux.OwnJvm",
                     "com.sun.jna.StringArray", "com.sun.jna.NativeString", "com.sun.jna.NativeString$StringMemory",
                     "com.sun.jna.Function$PostCallRead", "com.sun.jna.LastErrorException",
-                    "dev.ralon.enforcer.mount.Sha256", "dev.ralon.enforcer.mount.MountStage",
+                    "dev.ralon.linux.Sha256", "dev.ralon.enforcer.mount.MountStage",
                     "dev.ralon.enforcer.mount.PlanFile", "dev.ralon.enforcer.mount.PlanFile$StagePlan",
                     "dev.ralon.enforcer.mount.PlanFile$Entry", "dev.ralon.enforcer.mount.PlanFile$Op",
                     "dev.ralon.enforcer.mount.Mounts", "dev.ralon.enforcer.mount.StageEnvironment",

@@ -6,7 +6,8 @@
  * ({@link dev.ralon.linux.TerminalGuard}, {@link dev.ralon.linux.SessionGuard}); the session's containment
  * ({@link dev.ralon.linux.SessionContainer}); binds of paths onto themselves ({@link dev.ralon.linux.Binds}); the
  * mount table ({@link dev.ralon.linux.MountTable}) and the launcher's namespace
- * ({@link dev.ralon.linux.LauncherNamespace}).
+ * ({@link dev.ralon.linux.LauncherNamespace}); and a SHA-256 that starts no JCA provider ({@link dev.ralon.linux.Sha256}),
+ * for what a start hashes.
  *
  * <p>Internal: no compatibility promise. The SPI (enforcer-spi) does not depend on it, so a third-party enforcer
  * neither sees nor needs it: it returns a {@link dev.ralon.enforcer.spi.Launch} and brings its own native code.

@@ -130,9 +130,9 @@ final class PlanFile {
                 "1".equals(f.get(6)), entries);
     }
 
-    /** Lower-case hex SHA-256 ({@link Sha256}: no JCA initialisation on the stage's start). */
+    /** Lower-case hex SHA-256 ({@link dev.ralon.linux.Sha256}: no JCA initialisation on the stage's start). */
     static String sha256(byte[] bytes) {
-        return HexFormat.of().formatHex(Sha256.digest(bytes));
+        return HexFormat.of().formatHex(dev.ralon.linux.Sha256.digest(bytes));
     }
 
     /**

@@ -1,16 +1,17 @@
-package dev.ralon.enforcer.mount;
+package dev.ralon.linux;
 
 /**
- * SHA-256 (FIPS 180-4, section 6.2) of a byte array, for the mount plan's integrity check (docs/backend-mount.md,
- * "How the plan reaches MountStage").
+ * SHA-256 (FIPS 180-4, section 6.2) of a byte array, for what a start hashes: the mount plan's integrity check
+ * (docs/backend-mount.md, "How the plan reaches MountStage") and the name of the session's notes file
+ * (the host's SessionNotes; here because the mount backend and the host share only this module).
  *
  * <p>Why not {@code java.security.MessageDigest}: both JVMs of a mount run (the host and the stage) hash the plan once,
- * and the first {@code MessageDigest.getInstance} initialises the JCA provider framework, measured at 25-30 ms of each
- * stage start (docs/performance.md) for one hash of a few kilobytes. This class is checked against
- * {@code MessageDigest} on the FIPS 180-4 example messages and on thousands of seeded random inputs of every length
- * class ({@code Sha256Test}); it is not used for anything but that check.
+ * and every {@code ralon run} names its notes file by a hash; the first {@code MessageDigest.getInstance} initialises
+ * the JCA provider framework, measured at 25-30 ms of each stage start (docs/performance.md) for one hash of a few
+ * kilobytes. This class is checked against {@code MessageDigest} on the FIPS 180-4 example messages and on thousands
+ * of seeded random inputs of every length class ({@code Sha256Test}); no key or signature depends on it.
  */
-final class Sha256 {
+public final class Sha256 {
     private static final int[] K = {
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -26,7 +27,7 @@ final class Sha256 {
     }
 
     /** The 32-byte digest of {@code data}. */
-    static byte[] digest(byte[] data) {
+    public static byte[] digest(byte[] data) {
         int[] h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
         // padding (5.1.1): 0x80, zeros to 56 mod 64, then the length in bits as a 64-bit big-endian number
         int padded = ((data.length + 8) / 64 + 1) * 64;

@@ -1,4 +1,4 @@
-package dev.ralon.enforcer.mount;
+package dev.ralon.linux;
 
 import org.junit.jupiter.api.Test;
 
