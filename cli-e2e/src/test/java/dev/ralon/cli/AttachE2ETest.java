@@ -29,7 +29,7 @@ class AttachE2ETest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        fixture = ReadableExecutable.create("ralon-attach-");
+        fixture = ReadableExecutable.sharing("ralon-attach-");
     }
 
     @AfterAll

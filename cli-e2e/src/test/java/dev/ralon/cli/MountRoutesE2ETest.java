@@ -37,7 +37,7 @@ class MountRoutesE2ETest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        fixture = ReadableExecutable.create("ralon-routes-");
+        fixture = ReadableExecutable.sharing("ralon-routes-");
         base = fixture.base();
     }
 

@@ -37,7 +37,7 @@ class StandardDescriptorsE2ETest {
 
     @BeforeAll
     static void setUp() throws Exception {
-        fixture = ReadableExecutable.create("ralon-fd-");
+        fixture = ReadableExecutable.sharing("ralon-fd-");
         base = fixture.base();
         exe = fixture.exe();
         home = fixture.home();

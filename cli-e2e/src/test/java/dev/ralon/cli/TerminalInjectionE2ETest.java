@@ -63,7 +63,7 @@ class TerminalInjectionE2ETest {
         // Everything uid 65534 runs must be readable by it (CI may clone into a home directory that user cannot read).
         base = Leftovers.createTempDirectory(Path.of("/tmp"), "ralon-tty-");
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-        exe = Files.copy(Path.of(ralon), base.resolve("ralon"));
+        exe = SharedExecutable.exe(); // this JVM's readable copy, its archive built (a copy of its own had none)
         home = Files.createDirectories(base.resolve("home/tmp")).getParent();
         Path cp = Files.createDirectories(base.resolve("cp/dev/ralon/cli"));
         Path classes = Path.of(TiocstiInjector.class.getProtectionDomain().getCodeSource().getLocation().toURI());
