@@ -154,15 +154,22 @@ final class KitJvms {
         // its exit status is not asked: a run refused or failing after loading its classes serves as well
         ProcessResult r = TestProcess.of(cmd).in(cwd).env("GIT_CONFIG_NOSYSTEM", "1").mergeStderr().stdin("")
                 .timeout(MAKE_SECONDS).run();
-        // the list names each class by its internal name, then " id: N" (DumpLoadedClassList); a JVM that could not
-        // load main lists only the JDK's classes
-        String mainLine = main.replace('.', '/') + " ";
+        // the list names each class by its internal name (JDK 17), then " id: N" (JDK 25; DumpLoadedClassList); a
+        // JVM that could not load main lists only the JDK's classes
+        String mainName = main.replace('.', '/');
         List<String> lines = Files.isRegularFile(list) ? Files.readAllLines(list, StandardCharsets.UTF_8) : List.of();
-        if (lines.stream().noneMatch(l -> l.startsWith(mainLine))) {
+        if (lines.stream().noneMatch(l -> l.equals(mainName) || l.startsWith(mainName + " "))) {
             throw new IOException("listing the classes of " + main + " did not load it (exit " + r.code() + ": "
                     + lastLine(r.out()) + ")");
         }
-        classes.addAll(lines);
+        // merged lists keep each class's name only: JDK 25 numbers the classes of a list ("NAME id: N"), and the
+        // numbers of two lists clash ("class list format error"); the "@" lines (lambda proxies, constant-pool
+        // hints) name classes, not numbers, and are kept as they are; "#" lines are comments
+        for (String l : lines) {
+            if (!l.isEmpty() && !l.startsWith("#")) {
+                classes.add(l.startsWith("@") ? l : l.split(" ", 2)[0]);
+            }
+        }
         Files.deleteIfExists(list);
     }
 

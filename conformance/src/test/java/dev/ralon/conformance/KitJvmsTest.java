@@ -15,6 +15,7 @@ import java.util.jar.JarFile;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link KitJvms}: a directory of the class path becomes a jar with the same entries and bytes, and a class path the
@@ -42,6 +43,26 @@ class KitJvmsTest {
             assertEquals("dev.x.A\n", new String(j.getInputStream(j.getJarEntry("META-INF/services/dev.x.Spi"))
                     .readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** The kit's own class path (this test JVM's, copied as the kit copies it): the archive is made, and a JVM maps it. */
+    @Test
+    void theKitsClassPathGetsAnArchiveThatAJvmMaps() throws IOException {
+        String cp = KitHost.readableClasspath();
+        List<String> options = KitHost.jvmOptions();
+        assertEquals(3, options.size(), "no archive for the kit's class path (its reason is on the console): " + options);
+        List<String> cmd = new java.util.ArrayList<>(AttackScript.javaCommand(dir, "dev.ralon.conformance.attack.AttackProgram"));
+        cmd.set(cmd.indexOf("@CP@"), cp);
+        cmd.add(1, "-Xlog:class+load=info:file=" + dir.resolve("classes.log"));
+        Path target = Files.writeString(dir.resolve("target.txt"), "x\n");
+        cmd.addAll(List.of("otrunc", "t", target.toString(), dir.resolve("other").toString()));
+        dev.ralon.testsupport.ProcessResult r = dev.ralon.testsupport.TestProcess.of(cmd).mergeStderr().stdin("")
+                .timeout(60).run();
+        assertEquals(0, r.code(), r.toString());
+        String log = Files.readString(dir.resolve("classes.log"));
+        assertTrue(log.contains("dev.ralon.conformance.attack.AttackProgram source: shared objects file"),
+                "the attack program's class comes from the archive:\n" + log.lines().filter(l -> l.contains("dev.ralon"))
+                        .toList());
     }
 
     @Test
