@@ -133,8 +133,9 @@ final class KitJvms {
         Path list = work.resolve("classes.txt");
         Files.write(list, classes, StandardCharsets.UTF_8);
         Path archive = dir.resolve("kit.jsa");
-        ProcessResult dump = TestProcess.of(java(), "-XX:+UseSerialGC", "-Xshare:dump", "-XX:SharedClassListFile=" + list,
-                "-XX:SharedArchiveFile=" + archive, "-cp", classpath).mergeStderr().stdin("").timeout(MAKE_SECONDS).run();
+        ProcessResult dump = TestProcess.of(TestProcess.java(), "-XX:+UseSerialGC", "-Xshare:dump",
+                "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + archive, "-cp", classpath)
+                .mergeStderr().stdin("").timeout(MAKE_SECONDS).run();
         KitHost.run(List.of("rm", "-rf", "--one-file-system", work.toString()), 60);
         if (dump.code() != 0 || !Files.isRegularFile(archive)) {
             throw new IOException("-Xshare:dump exited with " + dump.code() + ": " + lastLine(dump.out()));
@@ -146,10 +147,12 @@ final class KitJvms {
     private static void listed(String classpath, Path work, Path cwd, Set<String> classes, String main, String... args)
             throws IOException {
         Path list = work.resolve("list.txt");
-        List<String> cmd = new ArrayList<>(List.of(java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-XX:-UsePerfData", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
-                "-XX:DumpLoadedClassList=" + list, "-Djava.io.tmpdir=" + work, "-Djna.tmpdir=" + work, "-cp", classpath,
-                main));
+        Files.createDirectories(work.resolve("tmp"));
+        // the kit's own JVM command (AttackScript.javaCommand: its options, temporary directories under work/tmp), so
+        // that the list is what the kit's JVMs load
+        List<String> cmd = new ArrayList<>(AttackScript.javaCommand(work, main));
+        cmd.set(cmd.indexOf("@CP@"), classpath);
+        cmd.add(1, "-XX:DumpLoadedClassList=" + list);
         cmd.addAll(List.of(args));
         // its exit status is not asked: a run refused or failing after loading its classes serves as well
         ProcessResult r = TestProcess.of(cmd).in(cwd).env("GIT_CONFIG_NOSYSTEM", "1").mergeStderr().stdin("")
@@ -176,9 +179,5 @@ final class KitJvms {
     private static String lastLine(String text) {
         String t = text.strip();
         return t.substring(t.lastIndexOf('\n') + 1);
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }
