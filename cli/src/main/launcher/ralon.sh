@@ -237,16 +237,20 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
         # the training run only, never of a start): with the training's profiles the JIT compiles at once, at every
         # start, what the training ran hot (its walks, status's plans), and a start is short; without them a landlock
         # run took 4 % less wall time and 9 % less CPU (docs/performance.md, fifth round). A JDK that does not know
-        # the option rejects it here the same way, and gets the CDS archive.
+        # the option rejects it here the same way, and gets the CDS archive. jna.tmpdir: the training runs Train, whose
+        # native calls make JNA unpack its library; beside the archive (removed at the end), not in the home directory
+        # of the password file, which JNA takes when XDG_CACHE_HOME is unset (Native.getTempDir: user.home) and which
+        # need not be $HOME (the builder would write where the user never pointed Ralon: seen as ~root/.cache/JNA
+        # left by a run with HOME elsewhere).
         ( setsid sh -c 'umask 022
             cd "${2%/*}" || { rmdir "$2.lock"; exit 1; }
             if "$1" $6 -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$5.$$" \
-                 -Djna.platform.library.path=/lib:/usr/lib \
+                 -Djna.platform.library.path=/lib:/usr/lib -Djna.tmpdir="$2.jnatmp.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train "$5.jna.$$" && [ -f "$5.$$" ]; then
               { [ ! -d "$5.jna.$$" ] || { rm -rf "$5.jna" && mv "$5.jna.$$" "$5.jna"; }; } && mv -f "$5.$$" "$5"
             else
               rm -rf "$5.$$" "$5.$$.config" "$5.jna.$$"
-              "$1" $6 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" \
+              "$1" $6 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" -Djna.tmpdir="$2.jnatmp.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
                  "$2.jna.$$" \
               && "$1" -XX:+DisableAttachMechanism -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \
@@ -254,7 +258,7 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
               && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
               && mv -f "$2.$$" "$2"
             fi
-            rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$" "$5.$$" "$5.$$.config" "$5.jna.$$"; rmdir "$2.lock"
+            rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$" "$2.jnatmp.$$" "$5.$$" "$5.$$.config" "$5.jna.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
             sh "$jp" "$a" "$self" "$c/cds" "$aot" "$ralon_vm" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi
@@ -315,6 +319,13 @@ esac
 # this file's absolute path as invoked (-Dralon.launcher, links not resolved) and the java it runs
 # (-Dralon.launcher.java): the baseline protects both, the links on the way and .ralon-cds, when the invoker can write
 # them (docs/security.md, "The repository's doors").
+# user.home follows $HOME when it is absolute (one quoted word: it may hold a space): the JVM takes it from the password
+# file otherwise, and JNA, when it unpacks its library (no archive beside the executable yet) with XDG_CACHE_HOME unset,
+# makes user.home/.cache/JNA/temp (com.sun.jna.Native.getTempDir): a run with HOME elsewhere (env -i HOME=..., a test's
+# home, the mount route's uid 0 whose password entry is root's) must not write into another home. A relative HOME is
+# not a home (a directory of the working one, the project): then the JVM keeps the password file's.
+ralon_home=
+case $HOME in /?*) ralon_home="-Duser.home=$HOME" ;; esac
 ralon_jvm="$ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
 ralon_may_userns() { # ARGS after "run"
   while [ $# -gt 0 ]; do
@@ -343,10 +354,10 @@ if [ "$1" = run ] && [ ! -e "${self%/*}/ralon-plugins" ] && [ ! -L "${self%/*}/r
 fi
 if [ -n "$ralon_userns" ]; then
   # unshare execs java in this same process ($$ stays its pid: the JVM checks the variable names itself; a variable, as
-  # no -D in RALON_JAVA_OPTS or _JAVA_OPTIONS can override it: LauncherNamespace). user.home: the JVM would otherwise
-  # take uid 0's home from the password file.
+  # no -D in RALON_JAVA_OPTS or _JAVA_OPTIONS can override it: LauncherNamespace). user.home (ralon_home, above): the
+  # JVM would otherwise take uid 0's home from the password file.
   RALON_LAUNCHER_USERNS=$$; export RALON_LAUNCHER_USERNS
-  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${HOME:+"-Duser.home=$HOME"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
+  exec "$ralon_userns" --user --map-root-user --mount --propagation private -- "$jp" $ralon_jvm ${ralon_home:+"$ralon_home"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
 fi
 # In hook mode the agent reads stdout as the answer's JSON, so nothing else may reach it: the JVM's own stdout (where
 # HotSpot writes "Error occurred during initialization of VM", where `java --version` and -Xlog:...:stdout write)
@@ -354,7 +365,7 @@ fi
 # a pipe read here. The answer is printed only when Java says it answered (status 10, or 2: a deny on stderr, printed
 # with nothing on stdout); any other end prints nothing on stdout and denies by status 2.
 if [ -n "$ralon_hook" ]; then
-  ralon_answer=$("$jp" $ralon_jvm $RALON_JAVA_OPTS -Dralon.launcher.hook=/proc/self/fd/3 "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@" 3>&1 1>&2)
+  ralon_answer=$("$jp" $ralon_jvm ${ralon_home:+"$ralon_home"} $RALON_JAVA_OPTS -Dralon.launcher.hook=/proc/self/fd/3 "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@" 3>&1 1>&2)
   rc=$?
   case $rc in
     10) if [ -n "$ralon_answer" ]; then printf '%s\n' "$ralon_answer"; fi; exit 0 ;;
@@ -364,4 +375,4 @@ if [ -n "$ralon_hook" ]; then
   echo "ralon: the Java VM failed ($why; $jfrom: $jp); refusing the tool call to stay safe" >&2
   exit 2
 fi
-exec "$jp" $ralon_jvm $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"
+exec "$jp" $ralon_jvm ${ralon_home:+"$ralon_home"} $RALON_JAVA_OPTS "-Dralon.launcher=$self" "-Dralon.launcher.java=$jp" -cp "$ralon_cp" dev.ralon.cli.Boot "$@"

@@ -181,6 +181,49 @@ class CdsE2ETest {
     }
 
     /**
+     * JNA makes its directory under {@code user.home} when XDG_CACHE_HOME is unset (com.sun.jna.Native.getTempDir),
+     * and the JVM takes {@code user.home} from the password file, not from $HOME: a run with HOME elsewhere wrote into
+     * the password file's home (seen: ~root/.cache/JNA/temp left by the suite on JDK 25, where LocaleE2ETest's
+     * {@code env -i HOME=...} was the first start on /usr/bin/java and ran the archive builder). The launcher now gives
+     * the JVM {@code user.home} from $HOME, and the builder's training run a JNA directory of its own beside the
+     * archive, removed with its other files.
+     */
+    @Test
+    void nothingIsWrittenIntoAHomeOtherThanHome() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        // a start without the archive (RALON_CDS=0): JNA unpacks its library into $HOME/.cache/JNA
+        Path home = Files.createDirectories(dir.resolve("home"));
+        ProcessResult unpacked = TestProcess.of(installed("bin-off").toString(), "run", "--backend", "noop", "--", "true")
+                .in(project).without("XDG_CACHE_HOME").env(Map.of("HOME", home.toString(), "RALON_CDS", "0",
+                        "RALON_JAVA_OPTS", "-Djna.debug_load.jna=true")).stdin("").run();
+        assertEquals(0, unpacked.code(), unpacked.err());
+        assertTrue(unpacked.err().contains("Extracting library to " + home.resolve(".cache/JNA/temp")),
+                "JNA must unpack into $HOME's cache, not the password file's home: " + unpacked.err());
+
+        // the builder, started by a start that loads no native code (check): its training leaves nothing in the
+        // user's cache, and nothing of its own beside the archive once it is done
+        Path xdg = dir.resolve("xdg-builder");
+        Path exe = installed("bin-builder");
+        ProcessResult check = ralonAt(exe, Map.of("XDG_CACHE_HOME", xdg.toString()), "check", "pom.xml");
+        assertResult(1, "pom.xml\n", "", check);
+        Path cache = dir.resolve("bin-builder/.ralon-cds");
+        Path a = awaitArchive(cache);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (Files.exists(Path.of(a.toString().replaceFirst("\\.aot$", ".jsa") + ".lock"))) {
+            if (System.nanoTime() > end) {
+                fail("the builder did not end within 120 s after its archive appeared");
+            }
+            Thread.sleep(200);
+        }
+        assertFalse(Files.exists(xdg.resolve("JNA")), "the builder's training unpacked JNA into the user's cache");
+        try (Stream<Path> s = Files.walk(cache)) {
+            assertEquals(List.of(), s.filter(f -> f.getFileName().toString().contains("jnatmp")).toList(),
+                    "the training's JNA directory is removed");
+        }
+    }
+
+    /**
      * A .ralon-cds that another user could have planted or could change is never used (nor changed): one that belongs
      * to another user; one with a directory on the way that group or others can write; one that is a symbolic link
      * (whose owner could retarget it after the check: found by an attacker's review). After each, the same directory

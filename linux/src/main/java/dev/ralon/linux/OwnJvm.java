@@ -25,9 +25,12 @@ public final class OwnJvm {
             "-XX:+DisableAttachMechanism", "-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=off:stderr");
     /** The launcher's class-data-sharing archive (a system property it sets only when it passes one). */
     public static final String CDS_ARCHIVE_PROPERTY = "ralon.cds.archive";
-    /** System properties of this JVM passed on (where JNA unpacks and finds its library). */
+    /**
+     * System properties of this JVM passed on (where JNA unpacks and finds its library; user.home, which the launcher
+     * sets from $HOME and from which JNA makes its cache directory when XDG_CACHE_HOME is unset).
+     */
     static final List<String> PROPERTIES = List.of("jna.tmpdir", "java.io.tmpdir", "jna.boot.library.path",
-            "jna.nosys", "jna.nounpack", "jna.library.path", "jna.platform.library.path");
+            "jna.nosys", "jna.nounpack", "jna.library.path", "jna.platform.library.path", "user.home");
 
     private OwnJvm() {
     }
