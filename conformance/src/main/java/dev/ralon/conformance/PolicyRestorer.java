@@ -25,8 +25,8 @@ final class PolicyRestorer {
      * the same inode, content written through the existing file, mode, owner and extended attributes set back: every
      * field {@link Snapshot} reads but the times, so that the next attack's change is seen whatever this one left
      * (the control's xattr attack left its attribute, and the userns-xattr attack after it, setting the same name,
-     * changed nothing the snapshot could see: the kit wrote agent.lock with none, so every user.* one goes). Deleting and rewriting it
-     * would drop its bind mount in the sandbox (a mount goes with the dentry it is on, mount_namespaces(7)), and every
+     * changed nothing the snapshot could see: the kit wrote agent.lock with none, so every user.* one goes).
+     * Deleting and rewriting it would drop its bind mount in the sandbox (a mount goes with the dentry it is on, mount_namespaces(7)), and every
      * later attack on it would then break through because of the kit, not the enforcer.
      *
      * @return whether agent.lock is still the inode the run started with; when not (an attack deleted, renamed or

@@ -42,11 +42,17 @@ class PolicyRestorerTest {
         }
     }
 
+    /** proj/agent.lock as the kit writes it at the start of a run. */
+    private static Path written(Path proj) throws IOException {
+        Path lock = proj.resolve("agent.lock");
+        KitProject.write(lock, POLICY);
+        return lock;
+    }
+
     @Test
     void inPlaceRestoresContentModeAndAttributesOnTheSameInode() throws IOException {
         Path proj = home.resolve("proj");
-        Path lock = proj.resolve("agent.lock");
-        KitProject.write(lock, POLICY);
+        Path lock = written(proj);
         Object inode = Files.getAttribute(lock, "unix:ino");
         SnapshotBefore before = new SnapshotBefore(lock);
         setAttribute(lock);
@@ -63,8 +69,7 @@ class PolicyRestorerTest {
     @Test
     void aReplacedFileIsRecreatedWithoutTheReplacementsAttributes() throws IOException {
         Path proj = home.resolve("proj");
-        Path lock = proj.resolve("agent.lock");
-        KitProject.write(lock, POLICY);
+        Path lock = written(proj);
         Object inode = Files.getAttribute(lock, "unix:ino");
         Path replacement = proj.resolve(".agent.lock.new");
         KitProject.write(replacement, "pwned\n");
