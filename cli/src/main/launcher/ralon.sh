@@ -237,20 +237,26 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
         # the training run only, never of a start): with the training's profiles the JIT compiles at once, at every
         # start, what the training ran hot (its walks, status's plans), and a start is short; without them a landlock
         # run took 4 % less wall time and 9 % less CPU (docs/performance.md, fifth round). A JDK that does not know
-        # the option rejects it here the same way, and gets the CDS archive. jna.tmpdir: the training runs Train, whose
-        # native calls make JNA unpack its library; beside the archive (removed at the end), not in the home directory
-        # of the password file, which JNA takes when XDG_CACHE_HOME is unset (Native.getTempDir: user.home) and which
-        # need not be $HOME (the builder would write where the user never pointed Ralon: seen as ~root/.cache/JNA
-        # left by a run with HOME elsewhere).
+        # the option rejects it here the same way, and gets the CDS archive.
+        # Nothing the builder makes is created with its parents: it may outlive its directory (the user removes the
+        # install, a test its temporary directory) and must not bring the tree back (seen on CI: a directory removed
+        # under a training reappeared). A JVM cannot start in a removed working directory ("Could not determine
+        # current working directory"), and a name relative to a working directory removed later cannot be created
+        # (ENOENT); the JVM's own outputs are opened without parents; Train makes its JNA directory alone
+        # (Files.createDirectory) and has JNA load that copy with jna.nounpack, so JNA neither unpacks nor makes its
+        # temporary directory. jna.tmpdir, for a jar without this platform's library (JNA then still clears that
+        # directory, with mkdirs: Native.getTempDir): relative, beside the archive (removed at the end), and not in
+        # the password file's home, which JNA takes when XDG_CACHE_HOME is unset (user.home) and which need not be
+        # $HOME (seen: ~root/.cache/JNA left by a run with HOME elsewhere).
         ( setsid sh -c 'umask 022
             cd "${2%/*}" || { rmdir "$2.lock"; exit 1; }
             if "$1" $6 -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$5.$$" \
-                 -Djna.platform.library.path=/lib:/usr/lib -Djna.tmpdir="$2.jnatmp.$$" \
+                 -Djna.platform.library.path=/lib:/usr/lib -Djna.tmpdir="${2##*/}.jnatmp.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train "$5.jna.$$" && [ -f "$5.$$" ]; then
               { [ ! -d "$5.jna.$$" ] || { rm -rf "$5.jna" && mv "$5.jna.$$" "$5.jna"; }; } && mv -f "$5.$$" "$5"
             else
               rm -rf "$5.$$" "$5.$$.config" "$5.jna.$$"
-              "$1" $6 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" -Djna.tmpdir="$2.jnatmp.$$" \
+              "$1" $6 -Xshare:off -XX:DumpLoadedClassList="$2.lst.$$" -Djna.tmpdir="${2##*/}.jnatmp.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train \
                  "$2.jna.$$" \
               && "$1" -XX:+DisableAttachMechanism -Xshare:dump -XX:SharedClassListFile="$2.lst.$$" -XX:SharedArchiveFile="$2.$$" \

@@ -335,6 +335,61 @@ class CdsE2ETest {
         assertFalse(archive(cache).isPresent(), "no archive was to be made");
     }
 
+    /**
+     * A builder whose directory is removed while it runs (the user deletes the install, or a test its temporary
+     * directory, while the background builder trains) recreates nothing: it creates every file and directory inside
+     * the archive's directory, which must still be there, never a path with its parents. Seen on CI: JNA makes its
+     * {@code jna.tmpdir} with mkdirs and Train made its JNA directory with createDirectories, so a builder that
+     * outlived AppArmorProfileE2ETest's temporary directory brought the whole chain back and the suite's leftovers
+     * guard failed. The builder's java here removes {@code .ralon-cds} just before each training starts, which makes
+     * that race certain; it then starts the JVM from a scratch directory, since a JVM cannot start in a removed one
+     * (the removal this stands for comes after the JVM started), and that directory must stay empty too.
+     */
+    @Test
+    void aBuilderWhoseDirectoryWasRemovedRecreatesNothing() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        Path cache = dir.resolve("bin/.ralon-cds");
+        Path java = Files.createDirectories(dir.resolve("jdk-remover/bin")).resolve("java");
+        Path ran = dir.resolve("trainings");
+        Path scratch = Files.createDirectories(dir.resolve("scratch"));
+        String real = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.writeString(java, "#!/bin/sh\n"
+                + "case \" $* \" in *\" dev.ralon.cli.Train \"*)\n"
+                + "  rm -rf '" + cache + "'\n"
+                + "  cd '" + scratch + "' || exit 1\n"
+                + "  echo train >> '" + ran + "' ;;\n"
+                + "esac\n"
+                + "exec '" + real + "' \"$@\"\n");
+        assertTrue(java.toFile().setExecutable(true));
+        ProcessResult r = ralon(Map.of("RALON_JAVA", java.toString()), "check", "pom.xml");
+        assertResult(1, "pom.xml\n", "", r);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!Files.exists(ran) || runningWith(java)) { // the builder's sh names its java among its arguments
+            if (System.nanoTime() > end) {
+                fail("the builder did not start and finish within 180 s: " + (Files.exists(ran)
+                        ? Files.readAllLines(ran) : "no training started"));
+            }
+            Thread.sleep(100);
+        }
+        if (Files.exists(cache)) {
+            try (Stream<Path> s = Files.walk(cache)) {
+                List<Path> back = s.toList();
+                fail("the builder recreated the directory removed under it: " + back.size() + " entries, the last "
+                        + cache.relativize(back.get(back.size() - 1)));
+            }
+        }
+        try (Stream<Path> s = Files.list(scratch)) {
+            assertEquals(List.of(), s.toList(), "the training wrote into its working directory");
+        }
+    }
+
+    /** Whether a process of this user has {@code path} among its arguments. */
+    private static boolean runningWith(Path path) {
+        return ProcessHandle.allProcesses().anyMatch(p -> p.info().arguments()
+                .map(a -> List.of(a).contains(path.toString())).orElse(false));
+    }
+
     List<Path> locks(Path cache) throws Exception {
         if (!Files.isDirectory(cache)) {
             return List.of();

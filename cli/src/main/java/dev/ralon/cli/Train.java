@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * Training run for the class-data-sharing archive the launcher builds in the background (cli/src/main/launcher/ralon.sh,
  * docs/performance.md): runs the common commands once on a throw-away project, output discarded, so that the JVM's
  * class list ({@code -XX:DumpLoadedClassList}) holds the classes a real start needs. Starts no command, changes
- * nothing outside its temporary directory, always exits 0.
+ * nothing outside its temporary directory and the JNA directory it is given. Exits 0, or non-zero when that
+ * directory's parent is gone ({@link #extractJnaLibrary}).
  */
 final class Train {
     private Train() {
@@ -29,8 +30,13 @@ final class Train {
      * unpacking a fresh copy into the user's cache directory at every start).
      */
     public static void main(String[] args) throws IOException, dev.ralon.policy.PolicyException {
-        if (args.length == 1) {
-            extractJnaLibrary(Path.of(args[0]));
+        if (args.length == 1 && extractJnaLibrary(Path.of(args[0]))) {
+            // JNA loads the copy just made and unpacks nothing: with jna.nounpack it neither makes nor clears its
+            // temporary directory (com.sun.jna.Native.loadNativeDispatchLibrary), which it would make with mkdirs,
+            // parents and all, even where the builder's directory has been removed meanwhile. Set before any native
+            // call (Native's class initializer reads them); the starts give JNA the same two properties (ralon.sh).
+            System.setProperty("jna.boot.library.path", args[0]);
+            System.setProperty("jna.nounpack", "true");
         }
         // Ralon's own classes only: a plugin installed now must not end up in the archive
         System.setProperty(dev.ralon.host.PluginDirectory.IGNORED_PROPERTY, "true");
@@ -149,17 +155,25 @@ final class Train {
 
     /**
      * Copies JNA's dispatch library for this platform (the one JNA would unpack: {@code com/sun/jna/PREFIX/} in the
-     * jar) into {@code dir}. The launcher trusts it as it trusts the executable beside it (docs/security.md).
+     * jar) into {@code dir}, which it creates; {@code dir}'s parent must exist. The launcher trusts it as it trusts
+     * the executable beside it (docs/security.md).
+     *
+     * <p>Guaranteed: creates {@code dir} alone, never a parent. The builder runs in the background and can outlive
+     * its directory (the user removes the install, a test its temporary directory); a parent missing means exactly
+     * that, and then this throws (Train exits non-zero, the builder gives up) rather than bring the tree back.
+     *
+     * @return whether the library was copied (false: JNA has none for this platform in the jar, and looks elsewhere)
      */
-    static void extractJnaLibrary(Path dir) throws IOException {
+    static boolean extractJnaLibrary(Path dir) throws IOException {
         String name = System.mapLibraryName("jnidispatch");
         String resource = "/com/sun/jna/" + com.sun.jna.Platform.RESOURCE_PREFIX + "/" + name;
         try (java.io.InputStream in = com.sun.jna.Platform.class.getResourceAsStream(resource)) {
             if (in == null) {
-                return; // JNA has no library for this platform in the jar: JNA looks elsewhere, as before
+                return false;
             }
-            Files.createDirectories(dir);
+            Files.createDirectory(dir);
             Files.copy(in, dir.resolve(name));
+            return true;
         }
     }
 }
