@@ -26,8 +26,9 @@ final class PolicyRestorer {
      * field {@link Snapshot} reads but the times, so that the next attack's change is seen whatever this one left
      * (the control's xattr attack left its attribute, and the userns-xattr attack after it, setting the same name,
      * changed nothing the snapshot could see: the kit wrote agent.lock with none, so every user.* one goes).
-     * Deleting and rewriting it would drop its bind mount in the sandbox (a mount goes with the dentry it is on, mount_namespaces(7)), and every
-     * later attack on it would then break through because of the kit, not the enforcer.
+     * Deleting and rewriting it would drop its bind mount in the sandbox (a mount goes with the dentry it is on,
+     * mount_namespaces(7)), and every later attack on it would then break through because of the kit, not the
+     * enforcer.
      *
      * @return whether agent.lock is still the inode the run started with; when not (an attack deleted, renamed or
      *         replaced it), it has been recreated, and later attacks on it cannot be judged
