@@ -14,7 +14,7 @@
 # --jdk given (default: $JAVA_HOME, else the java on PATH), each against a hello-world on that JDK, e.g.
 #   bench/run.sh --jdk /usr/lib/jvm/java-17-openjdk-amd64 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
 # --release DIR: the start-up group once more for a release's tree (dist/target/release/ralon-VERSION, made by
-# `./mvnw -B -q install -Prelease -DskipTests`): its bin/ralon with its own runtime and build-time archive, against a
+# `./mvnw -B -q install -DskipTests`): its bin/ralon with its own runtime and build-time archive, against a
 # hello-world on that runtime (runtime/bin/java) -- the targets of docs/performance.md are ratios to that anchor.
 # Anchors: a Java hello-world on the same JDK; `git ls-files` and `find . -name '*.pem'` on the same tree.
 # Peers (group "peers", in the small project, each starting `true` in its sandbox, beside Ralon's two runs -- the
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -n "$release" ] && { [ ! -f "$release/lib/ralon.release" ] || [ ! -x "$release/bin/ralon" ]; }; then
-  echo "bench/run.sh: $release is not a release's tree (no lib/ralon.release or bin/ralon); make one with ./mvnw -B -q install -Prelease -DskipTests" >&2
+  echo "bench/run.sh: $release is not a release's tree (no lib/ralon.release or bin/ralon); make one with ./mvnw -B -q install -DskipTests" >&2
   exit 2
 fi
 if ! command -v hyperfine >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the release twice from the same commit, each in a fresh clone (`git clone` of HEAD: committed files only),
-# and compares the SHA-256 of every artifact (docs/publishing.md, "Reproducible"):
+# and compares the SHA-256 of every artifact (docs/publishing.md, "Checked by every build"):
 #   dist/src/test/reproducible.sh
 # Exit 0 when SHA256SUMS and the install trees are identical; the differing files are listed otherwise.
 set -euo pipefail

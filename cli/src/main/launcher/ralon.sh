@@ -107,6 +107,10 @@ ralon_vm="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-MaxFDLimit -XX:-UsePerfD
 # is ignored by the JVM (checked: JDK 17 and 25), the run goes on without it, and Main deletes it so the next start
 # makes a new one. RALON_CDS=0 turns this off. Only shell built-ins run here on the usual path (no fork).
 cds=-Xshare:auto; cdslog=
+# What became of the archive at this start, for `ralon status` (StartupArchive): used, off (RALON_CDS=0), building
+# (being made now, or by another start), unwritable (its directory cannot be made), untrusted (the trust check below
+# refused it), unplain (a path with a space or special character), failed (the last build failed: $a.failed says why)
+ralon_cds_state=off ralon_cds_where=
 ralon_levels() { # DIR beneath $c: ralon_paths = $c and each existing directory from $c down to DIR
   ralon_paths=$c; p=$c; r=${1#"$c"/}
   while [ -n "$r" ]; do
@@ -170,6 +174,7 @@ if [ -n "$ralon_rel" ] && [ "$jp" = "$ralon_rel/runtime/bin/java" ]; then
   # on without it (slower). Main never deletes it (it deletes only .ralon-cds's). RALON_CDS=0 leaves it unused.
   if [ "${RALON_CDS:-1}" != 0 ]; then
     cds="-Xshare:auto -XX:SharedArchiveFile=$ralon_rel/lib/ralon.jsa -Dralon.cds.archive=$ralon_rel/lib/ralon.jsa"
+    ralon_cds_state=used
   fi
   # jna.nounpack: JNA never unpacks its library (it is here), and so neither makes nor clears its temporary directory,
   # ~/.cache/JNA/temp, which Native otherwise does at every start (Native.loadNativeDispatchLibrary calls
@@ -180,8 +185,8 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
   # and a planted archive would be mapped into the next ralon before anything is enforced. Whoever can write the
   # executable's directory can already replace the executable. Not writable (e.g. /usr/local/bin as a user): no
   # archive, a slower start, nothing else.
-  c=${self%/*}/.ralon-cds
-  ralon_plain_path "$c" "$self" "$jp" || c=
+  c=${self%/*}/.ralon-cds ralon_cds_where=${self%/*}/.ralon-cds
+  ralon_plain_path "$c" "$self" "$jp" || { c=; ralon_cds_state=unplain ralon_cds_where=; }
   # Trust (docs/security.md): .ralon-cds, every directory on the way down to the archive, the archive, and JNA's
   # directory and library must each be the user's or root's (all root's when .ralon-cds is root's: a shared install
   # prepared with `sudo ralon status`), none a symbolic link, none writable by group or others. Else another user who
@@ -201,7 +206,7 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
           ralon_jna=1; ralon_paths="$ralon_paths $ralon_jsa.jna $ralon_jsa.jna/libjnidispatch.so"
         fi
       fi
-      ralon_trusted $ralon_paths || c=
+      ralon_trusted $ralon_paths || { c=; ralon_cds_state=untrusted; }
     fi
   fi
   if [ -n "$c" ]; then
@@ -217,10 +222,14 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
     # JNA's native library, copied beside the archive by the builder: JNA otherwise unpacks a fresh copy into
     # ~/.cache/JNA at every start (~30 ms), a directory a sandboxed agent can write (docs/security.md).
     if [ -n "$ralon_jna" ]; then cds="$cds -Djna.boot.library.path=$ralon_jsa.jna -Djna.nounpack=true"; fi
+    ralon_cds_state=building
     if [ -n "$ralon_jsa" ]; then
-      : # in use
+      ralon_cds_state=used
     elif [ -e "$a" ] || [ -e "$aot" ]; then
       : # appeared since the check (a builder finishing): used from the next start
+    elif [ -f "$a.failed" ] && [ -n "$(find "$a.failed" -maxdepth 0 -mmin -1440 2>/dev/null)" ]; then
+      ralon_cds_state=failed # the last build failed less than a day ago: not tried again at every start
+      ralon_cds_where=$a.failed
     elif (umask 022; mkdir -p "${a%/*}") 2>/dev/null; then
       find "$a.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null # left by a builder that was killed
       if mkdir "$a.lock" 2>/dev/null; then
@@ -248,8 +257,12 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
         # directory, with mkdirs: Native.getTempDir): relative, beside the archive (removed at the end), and not in
         # the password file's home, which JNA takes when XDG_CACHE_HOME is unset (user.home) and which need not be
         # $HOME (seen: ~root/.cache/JNA left by a run with HOME elsewhere).
+        # What the training and the dump print goes to $2.log.<pid>; a build that makes no archive keeps it as
+        # $2.failed (removed by the next build that succeeds), which `ralon status` names, and the starts of the next
+        # day do not try again (a full disk, a JVM that cannot dump, must not cost a training run at every start).
         ( setsid sh -c 'umask 022
             cd "${2%/*}" || { rmdir "$2.lock"; exit 1; }
+            exec 3>&1 4>&2 >"${2##*/}.log.$$" 2>&1
             if "$1" $6 -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="$5.$$" \
                  -Djna.platform.library.path=/lib:/usr/lib -Djna.tmpdir="${2##*/}.jnatmp.$$" \
                  --enable-native-access=ALL-UNNAMED -cp "$3" dev.ralon.cli.Train "$5.jna.$$" && [ -f "$5.$$" ]; then
@@ -264,10 +277,14 @@ elif [ "${RALON_CDS:-1}" != 0 ]; then
               && { [ ! -d "$2.jna.$$" ] || { rm -rf "$2.jna" && mv "$2.jna.$$" "$2.jna"; }; } \
               && mv -f "$2.$$" "$2"
             fi
+            exec 1>&3 2>&4
+            if [ -f "$2" ] || [ -f "$5" ]; then rm -f "$2.failed" "${2##*/}.log.$$"; else mv -f "${2##*/}.log.$$" "$2.failed"; fi
             rm -rf "$2.lst.$$" "$2.$$" "$2.jna.$$" "$2.jnatmp.$$" "$5.$$" "$5.$$.config" "$5.jna.$$"; rmdir "$2.lock"
             find "$4" -mindepth 1 -maxdepth 1 -type d -mtime +30 -exec rm -rf {} +' \
             sh "$jp" "$a" "$self" "$c/cds" "$aot" "$ralon_vm" </dev/null >/dev/null 2>&1 & ) # (last: archives of builds made over 30 days ago go)
       fi
+    else
+      ralon_cds_state=unwritable
     fi
   fi
 fi
@@ -332,7 +349,9 @@ esac
 # not a home (a directory of the working one, the project): then the JVM keeps the password file's.
 ralon_home=
 case $HOME in /?*) ralon_home="-Duser.home=$HOME" ;; esac
-ralon_jvm="$ralon_vm $cds -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
+# ralon.cds.state (and where): the archive's fate at this start, for `ralon status` (its words: see ralon_cds_state);
+# ralon_cds_where is a path ralon_plain_path accepted (one word), or empty.
+ralon_jvm="$ralon_vm $cds -Dralon.cds.state=$ralon_cds_state${ralon_cds_where:+ -Dralon.cds.where=$ralon_cds_where} -Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr $cdslog -Djna.platform.library.path=/lib:/usr/lib --enable-native-access=ALL-UNNAMED"
 ralon_may_userns() { # ARGS after "run"
   while [ $# -gt 0 ]; do
     case $1 in

@@ -333,6 +333,62 @@ class CdsE2ETest {
             assertTrue(Path.of(where).startsWith(cache.toRealPath()), "the builder ran in " + where);
         }
         assertFalse(archive(cache).isPresent(), "no archive was to be made");
+
+        // said once in status, naming the file that says why; not tried again at every start
+        ProcessResult status = ralon(Map.of("RALON_JAVA", java.toString()), "status");
+        assertEquals(0, status.code(), status.toString());
+        List<String> said = status.out().lines().filter(l -> l.startsWith("start-up archive:")).toList();
+        assertEquals(1, said.size(), status.out());
+        assertTrue(said.get(0).contains("the last attempt to make it failed") && said.get(0).contains(".failed says why"),
+                said.get(0));
+        Path failed = Path.of(said.get(0).replaceAll(".*failed \\((\\S+) says why.*", "$1"));
+        assertTrue(failed.startsWith(cache) && Files.isRegularFile(failed), failed.toString());
+        Thread.sleep(1000);
+        assertEquals(2, Files.readAllLines(ran).size(), "a failed build is not tried again at the next start");
+    }
+
+    /**
+     * Starts that go without the archive for a reason the user can act on say so in one line of {@code status}: a
+     * directory the user cannot create it in (a root-owned install run by uid 65534), and one the trust check refuses
+     * (group-writable); {@code status --verbose} says it is in use once it is; RALON_CDS=0 is the user's own choice
+     * and adds no line.
+     */
+    @Test
+    void statusSaysWhyStartsGoWithoutTheArchive() throws Exception {
+        dev.ralon.testsupport.Requirements.requireRoot("the unwritable case runs a root-owned install as uid 65534");
+        try (AsUser u = new AsUser(65534)) {
+            Path project = Files.createDirectories(u.base.resolve("p"));
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+            u.handOver();
+            Path rootBin = Files.createDirectories(u.base.resolve("root-bin")); // root's, 0755 (AsUser's umask)
+            Files.setPosixFilePermissions(rootBin, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path exe = Files.copy(Path.of(System.getProperty("ralon.executable")), rootBin.resolve("ralon"));
+            ProcessResult r = CliE2ETest.exec(project, null, u.env(Map.of()), "setpriv", "--reuid=65534",
+                    "--regid=65534", "--clear-groups", exe.toString(), "status");
+            assertEquals(0, r.code(), r.toString());
+            assertEquals(List.of("start-up archive: none: " + rootBin.resolve(".ralon-cds") + " cannot be created beside"
+                    + " the executable (not writable by you): each start takes about twice as long; for an install all"
+                    + " users share, run `sudo ralon status` once and wait ~20 s"),
+                    r.out().lines().filter(l -> l.startsWith("start-up archive:")).toList(), r.out());
+            assertFalse(Files.exists(rootBin.resolve(".ralon-cds")));
+        }
+        Path project = Files.createDirectories(dir.resolve("p"));
+        Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - pom.xml\n");
+        ralon(Map.of(), "check", "pom.xml");
+        Path cache = dir.resolve("bin/.ralon-cds");
+        awaitArchive(cache);
+        ProcessResult used = ralon(Map.of(), "status", "--verbose");
+        assertTrue(used.out().lines().anyMatch(l -> l.startsWith("start-up archive: in use (" + cache)), used.out());
+        assertFalse(ralon(Map.of(), "status").out().contains("start-up archive"), "nothing to say when it is used");
+        assertFalse(ralon(Map.of("RALON_CDS", "0"), "status").out().contains("start-up archive"),
+                "RALON_CDS=0 is the user's choice");
+        Files.setPosixFilePermissions(cache.resolve("cds"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxr-x"));
+        ProcessResult refused = ralon(Map.of(), "status");
+        assertEquals(List.of("start-up archive: not used: " + cache + ", or a file or directory in it, is a symbolic"
+                + " link, belongs to neither you nor root, or is writable by others (docs/security.md): each start takes"
+                + " about twice as long"), refused.out().lines().filter(l -> l.startsWith("start-up archive:")).toList(),
+                refused.out());
     }
 
     /**

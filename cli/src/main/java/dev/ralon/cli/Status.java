@@ -131,6 +131,7 @@ final class Status {
             baselineBy.forEach((name, a) -> per.put(name, BaselineReport.json(a)));
             bl.put("byBackend", per);
             doc.put("baseline", bl);
+            doc.put("startupArchive", StartupArchive.json());
             doc.put("enforcedBy", inside);
             if (inside != null) {
                 doc.put("boundary", intact);
@@ -143,12 +144,20 @@ final class Status {
         if (request.verbose()) {
             printVerbose(out, policies, exp, warnings, probed, pick, session, writable);
             printBaseline(out, baselineItems, baselineBy);
+            String archive = StartupArchive.line(true);
+            if (archive != null) {
+                out.println(archive);
+            }
         } else {
             printSummary(out, policies, exp, warnings, probed, pick, session, writable);
             Map<String, Baseline.Applied> enforcing = new LinkedHashMap<>(baselineBy); // noop's "protects 0" is noise
             surveyed.stream().map(b -> b.probed().enforcer()).filter(e -> e.guarantees().isEmpty())
                     .forEach(e -> enforcing.remove(e.name()));
             out.println(BaselineReport.statusSummary(baselineItems, enforcing));
+            String archive = StartupArchive.line(false);
+            if (archive != null) {
+                out.println(archive);
+            }
             out.println("(`ralon status --verbose` shows every guarantee, writable area and baseline path)");
         }
         if (inside != null) {

@@ -72,6 +72,12 @@ final class Train {
             for (boolean json : new boolean[] {false, true}) {
                 Main.execute(new StatusRequest(lock, json, false), java.io.InputStream.nullInputStream(), none, none);
             }
+            // the session notes as `run` writes them (a new file prunes the directory: SessionNotes.prune), into this
+            // training's own directory
+            for (String text : List.of("training notes 1", "training notes 2")) {
+                dev.ralon.host.SessionNotes.putEnv(new java.util.HashMap<>(java.util.Map.of("XDG_CACHE_HOME",
+                        dir.toString())), text);
+            }
             // Classes a real start loads that the commands above cannot reach (they end in execve, or are the entry
             // point): loaded, not initialised, so that they are archived too. CdsE2ETest checks that `check` and
             // `run` then load nothing from the jar.

@@ -523,7 +523,7 @@ class CliTest {
         assertEquals(0, r.code(), r.toString());
         JSONObject doc = new JSONObject(r.out());
         assertEquals(java.util.Set.of("format", "policy", "policies", "policyReplacedDiscovery", "root", "version", "patterns",
-                "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "enforcedBy", "baseline", "pluginDirectory",
+                "protectedPaths", "expandedAtStart", "warnings", "warningDetails", "backends", "runWouldUse", "startupArchive", "enforcedBy", "baseline", "pluginDirectory",
                 "session", "writable"),
                 doc.keySet());
         assertEquals(1, doc.getInt("version"));

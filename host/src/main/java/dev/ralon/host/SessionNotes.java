@@ -35,12 +35,24 @@ import java.util.Set;
  * same (no file per run piles up), and a file whose bytes differ from its name's is rewritten at the next start. The
  * two directories must not be symbolic links; when the file cannot be written, the variable is not set (and one
  * inherited from an outer session is removed) and the run says so in one line.
+ *
+ * <p>Bounded: each start that reuses a file sets its modification time to now (its last use), and each start that
+ * writes a new one removes the notes not used for {@value #KEPT_DAYS} days and all but the {@value #KEPT} last used
+ * (and temporary files of a start that died, over an hour old). A session that runs longer than that while as many
+ * others start with other notes may find its file gone: the variable then names a missing file, and nothing else
+ * changes (nothing reads it back).
  */
 public final class SessionNotes {
     /** The variable naming the notes file. */
     public static final String ENV_NOTES = "RALON_NOTES";
     /** Most locked paths listed by name; the rest are counted ({@code ralon check} lists them all). */
     static final int LISTED = 100;
+    /** At most this many notes files are kept: the most recently used. */
+    static final int KEPT = 64;
+    /** Notes files not used for this many days are removed. */
+    static final int KEPT_DAYS = 14;
+    private static final java.util.regex.Pattern NOTES_NAME = java.util.regex.Pattern.compile("[0-9a-f]{32}\\.txt");
+    private static final java.util.regex.Pattern TEMP_NAME = java.util.regex.Pattern.compile("\\.[0-9a-z]+\\.tmp");
 
     private SessionNotes() {
     }
@@ -154,7 +166,14 @@ public final class SessionNotes {
         if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                 && Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                 .size() == bytes.length && Arrays.equals(Files.readAllBytes(file), bytes)) {
-            return file; // the size first: a planted large file is not read
+            // the size first: a planted large file is not read. Its last use, for pruning (best effort: a nested
+            // session's ~/.cache is read-only, and the file is there all the same)
+            try {
+                Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+            } catch (IOException e) {
+                // kept as it is
+            }
+            return file;
         }
         long nonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         Path tmp = dir.resolve("." + Long.toUnsignedString(nonce, 36) + ".tmp");
@@ -172,7 +191,54 @@ public final class SessionNotes {
         } finally {
             Files.deleteIfExists(tmp);
         }
+        prune(dir, file, System.currentTimeMillis());
         return file;
+    }
+
+    /**
+     * Removes from {@code dir} the notes files not used for {@value #KEPT_DAYS} days, all but the {@value #KEPT} last
+     * used, and temporary files over an hour old; never {@code keep}, never anything but a regular file of those two
+     * names (no link is followed: a link is an entry, removed or not by its name like any other, never its target).
+     * Best effort: what cannot be listed or removed stays.
+     */
+    static void prune(Path dir, Path keep, long now) {
+        record Entry(Path path, long used) {
+        }
+        List<Entry> notes = new java.util.ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = String.valueOf(p.getFileName());
+                boolean isNotes = NOTES_NAME.matcher(name).matches();
+                if (p.equals(keep) || !isNotes && !TEMP_NAME.matcher(name).matches()) {
+                    continue;
+                }
+                java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(p,
+                        java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                long used = a.lastModifiedTime().toMillis();
+                if (!a.isRegularFile()) {
+                    continue;
+                }
+                if (isNotes) {
+                    notes.add(new Entry(p, used));
+                } else if (now - used > java.util.concurrent.TimeUnit.HOURS.toMillis(1)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        notes.sort(java.util.Comparator.comparingLong(Entry::used).reversed());
+        long oldest = now - java.util.concurrent.TimeUnit.DAYS.toMillis(KEPT_DAYS);
+        for (int i = 0; i < notes.size(); i++) {
+            // the file just written counts as the most recent: KEPT - 1 others
+            if (i >= KEPT - 1 || notes.get(i).used() < oldest) {
+                try {
+                    Files.deleteIfExists(notes.get(i).path());
+                } catch (IOException e) {
+                    // stays
+                }
+            }
+        }
     }
 
     private static String hash(byte[] bytes) {
