@@ -240,7 +240,7 @@ class AgentInstructionsE2ETest {
             assertTrue(r.out().contains("Backend: " + backend + "\n"), r.out());
             assertTrue(r.out().contains("    secret.txt\n"), r.out());
             assertTrue(r.out().contains("  " + project.resolve("secret.txt") + "\n"), r.out());
-            assertTrue(r.out().contains("EROFS (\"Read-only file system\")"), r.out());
+            assertTrue(r.out().contains("\"Read-only file system\" (EROFS)"), r.out());
             assertTrue(r.out().contains("Do not retry another way"), r.out());
             for (String attempt : List.of("append", "rm", "replace")) {
                 assertTrue(WritesOutsideE2ETest.rc(r, attempt) != 0, attempt + " must fail: " + r);

@@ -103,6 +103,69 @@ class LandlockBrokerE2ETest {
         }
     }
 
+    /**
+     * Links, FIFOs and exchanges at the root (a create-restricted directory), as npm ({@code node_modules/.bin} links),
+     * {@code python3 -m venv} ({@code lib64}) and editors make them: a symbolic link, a hard link of an unprotected
+     * file, a FIFO and a {@code RENAME_EXCHANGE} (python's {@code os.rename} cannot ask for one: {@code mv
+     * --exchange}, coreutils 9.5, or a call through ctypes) succeed through the broker. Refused: a hard link to a
+     * protected file, to a file inside a protected directory, or to a file outside the writable places (its inode
+     * would become writable through the project); a symbolic link over a protected name; an exchange with a protected
+     * file; and a write through a link the broker made to a protected file (the domain judges the target). Every file
+     * is read from outside afterwards.
+     */
+    @ParameterizedTest(name = "as uid {0}")
+    @ValueSource(ints = {0, TestProcess.NOBODY})
+    void linksFifosAndExchangesAreMadeThroughTheBrokerAndNeverReachAProtectedFile(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/var/lib"))) {
+            Path project = project(u);
+            Files.createDirectories(project.resolve("keys"));
+            Files.writeString(project.resolve("keys/id"), "KEY\n");
+            Files.writeString(project.resolve("agent.lock"), "version: 1\nprotect:\n  - .env\n  - pom.xml\n  - keys/\n");
+            Path outside = Files.writeString(u.home.resolve(".profile"), "# profile\n");
+            u.handOver();
+            requireBroker(u, project);
+            String exchange = "python3 -c 'import ctypes,sys; l=ctypes.CDLL(None, use_errno=True);"
+                    + " r=l.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 2);"
+                    + " sys.exit(0 if r == 0 else 1)' ";
+            StringBuilder s = new StringBuilder();
+            s.append(attempt("symlink", "mkdir -p node_modules/.bin && ln -s ../pkg/cli.js node_modules/.bin/cli"
+                    + " && ln -s notes.txt notes-link"));
+            s.append(attempt("hardlink", "ln notes.txt notes-hard"));
+            s.append(attempt("fifo", "mkfifo pipe && test -p pipe"));
+            s.append(attempt("exchange", "echo one > a.txt && echo two > b.txt && " + exchange + "a.txt b.txt"));
+            s.append(attempt("hard-env", "ln .env env-copy"));
+            s.append(attempt("hard-inside", "ln keys/id id-copy"));
+            s.append(attempt("hard-outside", "ln \"$HOME/.profile\" profile-copy"));
+            s.append(attempt("symlink-over", "ln -sf notes.txt pom.xml"));
+            s.append(attempt("exchange-env", "echo PWNED > evil && " + exchange + "evil .env"));
+            s.append(attempt("through-link", "ln -s .env env-link && echo PWNED > env-link"));
+            ProcessResult r = u.ralon(project, "run", "--backend", "landlock", "--", "sh", "-c", s.toString());
+            assertEquals(0, r.code(), r.toString());
+            for (String ok : List.of("symlink", "hardlink", "fifo", "exchange")) {
+                assertEquals(0, rc(r, ok), ok + " must succeed: " + r);
+            }
+            for (String refused : List.of("hard-env", "hard-inside", "hard-outside", "symlink-over", "exchange-env",
+                    "through-link")) {
+                assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+            }
+            assertEquals(Path.of("../pkg/cli.js"), Files.readSymbolicLink(project.resolve("node_modules/.bin/cli")));
+            assertEquals(Files.getAttribute(project.resolve("notes.txt"), "unix:ino"),
+                    Files.getAttribute(project.resolve("notes-hard"), "unix:ino"));
+            assertEquals("two\n", Files.readString(project.resolve("a.txt")));
+            assertEquals("one\n", Files.readString(project.resolve("b.txt")));
+            assertTrue(((Integer) Files.getAttribute(project.resolve("pipe"), "unix:mode") & 0170000) == 0010000);
+            for (String absent : List.of("env-copy", "id-copy", "profile-copy")) {
+                assertFalse(Files.exists(project.resolve(absent), java.nio.file.LinkOption.NOFOLLOW_LINKS), absent);
+            }
+            assertEquals("SECRET=1\n", Files.readString(project.resolve(".env")));
+            assertEquals("<project/>\n", Files.readString(project.resolve("pom.xml")));
+            assertEquals("KEY\n", Files.readString(project.resolve("keys/id")));
+            assertEquals("# profile\n", Files.readString(outside));
+            assertEquals(1, Files.getAttribute(outside, "unix:nlink"));
+        }
+    }
+
     @ParameterizedTest(name = "as uid {0}")
     @ValueSource(ints = {0, TestProcess.NOBODY})
     void aProjectUnderTmpLeavesMktempWorkingThere(int uid) throws Exception {

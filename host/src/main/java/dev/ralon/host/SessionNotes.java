@@ -93,25 +93,13 @@ public final class SessionNotes {
         }
         if (enforces && !enforcer.deniedErrors().isEmpty()) {
             b.append("\nWhat the errors mean here: ");
-            List<String> named = enforcer.deniedErrors().stream().map(SessionNotes::describe).toList();
+            List<String> named = enforcer.deniedErrors().stream().map(StartReport::describe).toList();
             b.append(String.join(", ", named)).append(" on one of these paths (or on a path outside the places"
                     + " this session may write) means it is protected by agent.lock. Do not retry another way (another"
                     + " tool, a copy and rename, a script, a change of permissions): the kernel refuses every way."
                     + " Continue with the rest of the task, or ask the user to make the change.\n");
         }
         return b.toString();
-    }
-
-    /** An errno name with its message ({@code strerror}), for those a backend gives. */
-    static String describe(String errno) {
-        return switch (errno) {
-            case "EROFS" -> "EROFS (\"Read-only file system\")";
-            case "EACCES" -> "EACCES (\"Permission denied\")";
-            case "EBUSY" -> "EBUSY (\"Device or resource busy\", on rename or delete)";
-            case "EXDEV" -> "EXDEV (\"Invalid cross-device link\", on rename)";
-            case "EPERM" -> "EPERM (\"Operation not permitted\")";
-            default -> errno;
-        };
     }
 
     private static String oneLine(String s) {

@@ -64,17 +64,33 @@ public final class StartReport {
     }
 
     /**
-     * Where the kernel's error code would mislead an agent: under mount, removing or renaming a protected path fails
-     * with EBUSY ("Device or resource busy": it is a mount point, mount(2)/rename(2)/unlink(2)), which agents read as
-     * "try again". Null when nothing needs saying.
+     * The kernel's error codes that mean "protected" under {@code enforcer} ({@link Enforcer#deniedErrors()}), named
+     * with their messages: agents read "Device or resource busy" (EBUSY: a mount point, mount(2)/rename(2)/unlink(2))
+     * as "try again", and "Permission denied" (EACCES: Landlock, landlock(7)) as a permissions problem to work around.
+     * Null when the backend denies nothing (noop).
      */
     public static String errnoLine(Enforcer enforcer) {
-        if (!enforcer.deniedErrors().contains("EBUSY")) {
+        List<String> named = enforcer.deniedErrors().stream().map(StartReport::describe).toList();
+        if (named.isEmpty()) {
             return null;
         }
-        return "ralon: in this run \"Read-only file system\" (EROFS) and \"Device or resource busy\" (EBUSY, on"
-                + " rename or delete) mean the path is protected by agent.lock, or lies outside the places the session"
-                + " may write (`ralon run --dry-run` lists them): retrying will not help";
+        String errors = named.size() == 1 ? named.get(0)
+                : String.join(", ", named.subList(0, named.size() - 1)) + " and " + named.get(named.size() - 1);
+        return "ralon: in this run " + errors + (named.size() == 1 ? " means" : " mean") + " the path is protected by"
+                + " agent.lock, or lies outside the places the session may write (`ralon run --dry-run` lists them):"
+                + " retrying will not help";
+    }
+
+    /** An errno name as the start line shows it: the message ({@code strerror}) first, then the name. */
+    static String describe(String errno) {
+        return switch (errno) {
+            case "EROFS" -> "\"Read-only file system\" (EROFS)";
+            case "EACCES" -> "\"Permission denied\" (EACCES)";
+            case "EBUSY" -> "\"Device or resource busy\" (EBUSY, on rename or delete)";
+            case "EXDEV" -> "\"Invalid cross-device link\" (EXDEV, on rename or link)";
+            case "EPERM" -> "\"Operation not permitted\" (EPERM)";
+            default -> errno;
+        };
     }
 
     /** The errno names that mean "protected" under the backend ({@link #ENV_DENIED_ERRNOS}): its own word. */

@@ -89,6 +89,13 @@ public final class LibC {
     public static native long syscall(long number, int fromDirfd, String fromPath, int toDirfd, String toPath,
             int flags) throws LastErrorException;
 
+    /** fsopen(fs_name, flags) (the mount backend's copy of the home directory). */
+    public static native long syscall(long number, String fsName, int flags) throws LastErrorException;
+
+    /** fsconfig(fd, cmd, key, value, aux) with a string value or none (null). */
+    public static native long syscall(long number, int fd, int cmd, String key, String value, int aux)
+            throws LastErrorException;
+
     // ------------------------------------------------------------------ files
 
     /** open(2). */
@@ -108,6 +115,15 @@ public final class LibC {
 
     /** renameat2(2), glibc 2.28 (the landlock broker); -1 and errno on failure. */
     public static native int renameat2(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath, int flags);
+
+    /** symlinkat(2) (the landlock broker); -1 and errno on failure. */
+    public static native int symlinkat(byte[] target, int newdirfd, byte[] linkpath);
+
+    /** linkat(2) (the landlock broker); -1 and errno on failure. */
+    public static native int linkat(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath, int flags);
+
+    /** mknodat(2) (the landlock broker: FIFOs only); -1 and errno on failure. */
+    public static native int mknodat(int dirfd, byte[] path, int mode, long dev);
 
     /** socketpair(2) (the landlock broker's channel); -1 and errno on failure. */
     public static native int socketpair(int domain, int type, int protocol, int[] sv);

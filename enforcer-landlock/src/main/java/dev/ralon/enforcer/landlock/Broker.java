@@ -59,9 +59,19 @@ import java.util.function.BooleanSupplier;
  *       reached through a hard link is never truncated.</li>
  * </ul>
  *
+ * <p>Links, FIFOs and exchanges are judged as the creations are: a symbolic link ({@code symlinkat}) is made when its
+ * own name may be (what it points at is judged by the domain whenever it is followed: a later write through it to a
+ * protected file is refused there); a hard link ({@code linkat} without flags) only when its new name may be made and
+ * its source lies beneath a served directory, resolved with no symbolic link anywhere, is not protected nor beneath a
+ * protected directory, and is not another name of a protected file (by device and inode): a hard link shares the
+ * inode, and one to a file outside the writable places would make that file writable through the project; a FIFO
+ * ({@code mknodat} with S_IFIFO) as a file; {@code RENAME_EXCHANGE} when both names may be replaced, as a rename over
+ * each other.
+ *
  * <p>Left to the domain (so refused in a create-restricted directory, as without the broker): {@code openat2},
- * {@code linkat}, {@code symlinkat}, {@code mknodat}, {@code RENAME_EXCHANGE}, and renames out of or into a directory
- * the broker neither serves nor finds beneath a served one. {@link BrokerProcess} runs it beside the command.
+ * {@code linkat} with {@code AT_SYMLINK_FOLLOW} or {@code AT_EMPTY_PATH}, a hard link whose source is not judged as
+ * above, {@code mknodat} of anything but a FIFO, {@code RENAME_WHITEOUT}, and renames out of or into a directory the
+ * broker neither serves nor finds beneath a served one. {@link BrokerProcess} runs it beside the command.
  */
 final class Broker {
     // System call numbers: arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h (aarch64 has
@@ -77,8 +87,16 @@ final class Broker {
     static final int NR_RENAMEAT = 264; // x86_64 only: aarch64 has renameat2 alone
     static final int NR_UNLINKAT = LinuxAbi.ARM64 ? 35 : 263;
     static final int NR_RENAMEAT2 = LinuxAbi.ARM64 ? 276 : 316;
+    static final int NR_SYMLINKAT = LinuxAbi.ARM64 ? 36 : 266;
+    static final int NR_LINKAT = LinuxAbi.ARM64 ? 37 : 265;
+    static final int NR_MKNODAT = LinuxAbi.ARM64 ? 33 : 259;
+    static final int NR_SYMLINK = 88; // x86_64 only, as the three below
+    static final int NR_LINK = 86;
+    static final int NR_MKNOD = 133;
     static final int AT_REMOVEDIR = 0x200; // include/uapi/linux/fcntl.h
-    static final int RENAME_NOREPLACE = 1; // include/uapi/linux/fs.h; RENAME_EXCHANGE (2) and RENAME_WHITEOUT (4) are left to the kernel
+    static final int RENAME_NOREPLACE = 1; // include/uapi/linux/fs.h; RENAME_WHITEOUT (4) is left to the kernel
+    static final int RENAME_EXCHANGE = 2;
+    static final int S_IFIFO = 0010000; // include/uapi/linux/stat.h
 
     // include/uapi/asm-generic/fcntl.h (the same on both architectures)
     static final int O_WRONLY = 01;
@@ -145,8 +163,14 @@ final class Broker {
         calls.add(SeccompNotify.Notified.always(NR_MKDIRAT));
         calls.add(SeccompNotify.Notified.always(NR_UNLINKAT));
         calls.add(SeccompNotify.Notified.always(NR_RENAMEAT2));
+        calls.add(SeccompNotify.Notified.always(NR_SYMLINKAT));
+        calls.add(SeccompNotify.Notified.always(NR_LINKAT));
+        calls.add(SeccompNotify.Notified.always(NR_MKNODAT));
         calls.add(SeccompNotify.Notified.whenFlags(NR_OPENAT, 2, WRITE_OR_CREATE));
         if (!LinuxAbi.ARM64) {
+            calls.add(SeccompNotify.Notified.always(NR_SYMLINK));
+            calls.add(SeccompNotify.Notified.always(NR_LINK));
+            calls.add(SeccompNotify.Notified.always(NR_MKNOD));
             calls.add(SeccompNotify.Notified.always(NR_MKDIR));
             calls.add(SeccompNotify.Notified.always(NR_CREAT));
             calls.add(SeccompNotify.Notified.always(NR_UNLINK));
@@ -181,11 +205,13 @@ final class Broker {
     }
 
     /** What a call asks for. */
-    enum Kind { MKDIR, OPEN, UNLINK, RENAME }
+    enum Kind { MKDIR, OPEN, UNLINK, RENAME, SYMLINK, LINK, MKNOD }
 
     /**
-     * The call, decoded: its kind, the directory it is relative to, the path's address, the flags (open's, unlinkat's
-     * or renameat2's) and the mode; for a rename, the new name's directory and address too.
+     * The call, decoded: its kind, the directory it is relative to, the path's address, the flags (open's, unlinkat's,
+     * renameat2's or linkat's) and the mode (mknod's with the file type); for a rename the new name's directory and
+     * address too, for a hard link (whose path is the new name) the source's, for a symbolic link (whose path is the
+     * link's name) the address of what it points at.
      */
     private record Request(Kind kind, int dirfd, long path, int flags, int mode, int newDirfd, long newPath) {
         Request(Kind kind, int dirfd, long path, int flags, int mode) {
@@ -213,6 +239,15 @@ final class Broker {
         if (nr == NR_RENAMEAT2) {
             return new Request(Kind.RENAME, (int) a[0], a[1], (int) a[4], 0, (int) a[2], a[3]);
         }
+        if (nr == NR_SYMLINKAT) { // symlinkat(target, newdirfd, linkpath)
+            return new Request(Kind.SYMLINK, (int) a[1], a[2], 0, 0, 0, a[0]);
+        }
+        if (nr == NR_LINKAT) { // linkat(olddirfd, oldpath, newdirfd, newpath, flags)
+            return new Request(Kind.LINK, (int) a[2], a[3], (int) a[4], 0, (int) a[0], a[1]);
+        }
+        if (nr == NR_MKNODAT) {
+            return new Request(Kind.MKNOD, (int) a[0], a[1], 0, (int) a[2]);
+        }
         if (LinuxAbi.ARM64) {
             return null;
         }
@@ -236,6 +271,15 @@ final class Broker {
         }
         if (nr == NR_RENAMEAT) {
             return new Request(Kind.RENAME, (int) a[0], a[1], 0, 0, (int) a[2], a[3]);
+        }
+        if (nr == NR_SYMLINK) {
+            return new Request(Kind.SYMLINK, cwd, a[1], 0, 0, 0, a[0]);
+        }
+        if (nr == NR_LINK) {
+            return new Request(Kind.LINK, cwd, a[1], 0, 0, cwd, a[0]);
+        }
+        if (nr == NR_MKNOD) {
+            return new Request(Kind.MKNOD, cwd, a[0], 0, (int) a[1]);
         }
         return null;
     }
@@ -302,8 +346,9 @@ final class Broker {
     private void handle(int listener, SeccompNotify.Call c) {
         Request r = decode(c);
         byte[] raw = r == null ? null : SeccompNotify.readString(c.pid(), r.path());
-        byte[] rawNew = r == null || r.kind() != Kind.RENAME ? null : SeccompNotify.readString(c.pid(), r.newPath());
-        if (raw == null || (r.kind() == Kind.RENAME && rawNew == null) || !SeccompNotify.stillWaiting(listener, c.id())) {
+        boolean second = r != null && (r.kind() == Kind.RENAME || r.kind() == Kind.LINK || r.kind() == Kind.SYMLINK);
+        byte[] rawNew = second ? SeccompNotify.readString(c.pid(), r.newPath()) : null;
+        if (raw == null || (second && rawNew == null) || !SeccompNotify.stillWaiting(listener, c.id())) {
             SeccompNotify.answer(listener, c.id(), 0, 0, true);
             return;
         }
@@ -331,6 +376,9 @@ final class Broker {
                 case OPEN -> open(listener, c, r, t.dirFd(), t.name(), umask(c.pid()));
                 case UNLINK -> unlink(listener, c, r, t);
                 case RENAME -> rename(listener, c, r, t, rawNew);
+                case SYMLINK -> symlink(listener, c, t, rawNew);
+                case LINK -> link(listener, c, r, t, rawNew);
+                case MKNOD -> mknod(listener, c, r, t);
             }
         } finally {
             LibC.close(t.dirFd());
@@ -343,6 +391,61 @@ final class Broker {
             return;
         }
         remember(t.dirFd(), t.name(), t.judged());
+        SeccompNotify.answer(listener, c.id(), 0, 0, false);
+    }
+
+    /** A symbolic link named as {@code t} says, pointing at {@code content} (any bytes: judged when it is followed). */
+    private static void symlink(int listener, SeccompNotify.Call c, Target t, byte[] content) {
+        if (LibC.symlinkat(cString(content), t.dirFd(), cString(t.name())) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+            return;
+        }
+        SeccompNotify.answer(listener, c.id(), 0, 0, false);
+    }
+
+    /**
+     * A hard link named as {@code t} says to the source {@code rawSource}: only without flags (a link followed or a
+     * descriptor: the domain's), and only from a source judged as {@link #scopedTarget} judges (beneath a served
+     * directory, no symbolic link on the way, not protected nor beneath a protected directory) that is neither a
+     * directory nor another name of a protected file. The link is made from the descriptor judged, the name in it not
+     * followed (linkat without AT_SYMLINK_FOLLOW links a symbolic link itself).
+     */
+    private void link(int listener, SeccompNotify.Call c, Request r, Target t, byte[] rawSource) {
+        if (r.flags() != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true);
+            return;
+        }
+        Target from = scopedTarget(c.pid(), r.newDirfd(), rawSource);
+        if (from == null) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // a source the broker does not judge: the domain's
+            return;
+        }
+        try {
+            LinuxCalls.Stat st = LinuxCalls.statAt(from.dirFd(), cString(from.name()));
+            if (from.refused() || st == null || protectedFiles.contains(new LinuxCalls.Id(st.dev(), st.ino()))) {
+                SeccompNotify.answer(listener, c.id(), 0, st == null ? LinuxAbi.ENOENT : EACCES, false);
+                return;
+            }
+            if (LibC.linkat(from.dirFd(), cString(from.name()), t.dirFd(), cString(t.name()), 0) != 0) {
+                SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+                return;
+            }
+            SeccompNotify.answer(listener, c.id(), 0, 0, false);
+        } finally {
+            LibC.close(from.dirFd());
+        }
+    }
+
+    /** A FIFO named as {@code t} says; any other file type (devices, sockets, regular files) is the domain's. */
+    private static void mknod(int listener, SeccompNotify.Call c, Request r, Target t) {
+        if ((r.mode() & LinuxAbi.S_IFMT) != S_IFIFO) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true);
+            return;
+        }
+        if (LibC.mknodat(t.dirFd(), cString(t.name()), S_IFIFO | (r.mode() & ~umask(c.pid()) & 07777), 0) != 0) {
+            SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
+            return;
+        }
         SeccompNotify.answer(listener, c.id(), 0, 0, false);
     }
 
@@ -367,10 +470,11 @@ final class Broker {
     }
 
     private void rename(int listener, SeccompNotify.Call c, Request r, Target from, byte[] rawNew) {
-        if ((r.flags() & ~RENAME_NOREPLACE) != 0) {
-            SeccompNotify.answer(listener, c.id(), 0, 0, true); // RENAME_EXCHANGE, RENAME_WHITEOUT: the domain's
+        if (r.flags() != 0 && r.flags() != RENAME_NOREPLACE && r.flags() != RENAME_EXCHANGE) {
+            SeccompNotify.answer(listener, c.id(), 0, 0, true); // RENAME_WHITEOUT, or flags the kernel refuses: its
             return;
         }
+        boolean exchange = r.flags() == RENAME_EXCHANGE;
         Target to = target(c.pid(), r.newDirfd(), rawNew);
         if (to == null) {
             to = scopedTarget(c.pid(), r.newDirfd(), rawNew); // out of a served directory, into the project
@@ -380,8 +484,9 @@ final class Broker {
             return;
         }
         try {
-            if (to.refused()) {
-                SeccompNotify.answer(listener, c.id(), 0, EACCES, false); // over a protected name
+            if (to.refused() || exchange && from.refused()) {
+                // over a protected name; an exchange moves each name over the other, so both are judged so
+                SeccompNotify.answer(listener, c.id(), 0, EACCES, false);
                 return;
             }
             LinuxCalls.Stat moved = LinuxCalls.statAt(from.dirFd(), cString(from.name()));
@@ -395,11 +500,15 @@ final class Broker {
                 SeccompNotify.answer(listener, c.id(), 0, Native.getLastError(), false);
                 return;
             }
-            if (replaced != null) {
-                forget(new LinuxCalls.Id(replaced.dev(), replaced.ino()));
-            }
-            if (moved != null && moved.isDirectory()) {
-                moveKnown(from.judged(), to.judged());
+            if (exchange) {
+                exchangeKnown(from.judged(), to.judged());
+            } else {
+                if (replaced != null) {
+                    forget(new LinuxCalls.Id(replaced.dev(), replaced.ino()));
+                }
+                if (moved != null && moved.isDirectory()) {
+                    moveKnown(from.judged(), to.judged());
+                }
             }
             SeccompNotify.answer(listener, c.id(), 0, 0, false);
         } finally {
@@ -471,6 +580,18 @@ final class Broker {
             Path p = e.getValue().path();
             if (p.startsWith(from)) {
                 e.setValue(new Known(to.resolve(from.relativize(p)), e.getValue().fd()));
+            }
+        }
+    }
+
+    /** Two names exchanged: the known directories beneath each now lie beneath the other. */
+    private void exchangeKnown(Path a, Path b) {
+        for (Map.Entry<LinuxCalls.Id, Known> e : parents.entrySet()) {
+            Path p = e.getValue().path();
+            if (p.startsWith(a)) {
+                e.setValue(new Known(b.resolve(a.relativize(p)), e.getValue().fd()));
+            } else if (p.startsWith(b)) {
+                e.setValue(new Known(a.resolve(b.relativize(p)), e.getValue().fd()));
             }
         }
     }
