@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Outside the project the session writes only to its writable areas (docs/security.md, "Writes outside the
- * project"): the user's home and the system are read-only to it, the temporary directories, the agents' state and the
- * user's additions are not. Under both backends, as root and as uid 65534, with {@code $HOME} outside every temporary
+ * project"): the system is read-only to it, the user's home too or, under mount, a copy whose changes never reach it
+ * ({@link HomeCopyE2ETest}); the temporary directories, the agents' state (under mount, their history) and the user's
+ * additions are not. Under both backends, as root and as uid 65534, with {@code $HOME} outside every temporary
  * directory (/var/lib), as a real user's is; every file is read from outside after the run.
  */
 class WritesOutsideE2ETest {
@@ -91,7 +92,9 @@ class WritesOutsideE2ETest {
             s.append(attempt("claude-settings-away", "mv \"$HOME/.claude/settings.json\" \"$HOME/.claude/old.json\""));
             s.append(attempt("claude-settings-over", "echo '{\"hooks\":{}}' > \"$HOME/.claude/n.json\""
                     + " && mv -f \"$HOME/.claude/n.json\" \"$HOME/.claude/settings.json\""));
-            s.append(attempt("claude-dir-away", "mv \"$HOME/.claude\" \"$HOME/.claude-old\""));
+            if (!backend.equals("mount")) { // in a copy the move is the copy's: mv's fallback would remove the history
+                s.append(attempt("claude-dir-away", "mv \"$HOME/.claude\" \"$HOME/.claude-old\""));
+            }
             s.append(attempt("claude-json", "echo '{\"mcpServers\":{}}' > \"$HOME/.claude.json\""));
             s.append("echo \"ERRNOS $RALON_DENIED_ERRNOS\"\n");
             s.append(attempt("tmp", "echo ok > /tmp/" + tag));
@@ -114,22 +117,26 @@ class WritesOutsideE2ETest {
                 assertEquals("# mine\n~/extra-file-area\n", Files.readString(home.resolve(".config/ralon/writable")));
                 assertFalse(Files.exists(home.resolve(".bashrc.old")), r.toString());
                 assertEquals("s3cret\n", Files.readString(project.resolve("secret.txt")), r.toString());
-                for (String refused : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "secret",
-                        "claude-json")) {
-                    assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+                assertTrue(rc(r, "secret") != 0, "secret must fail: " + r);
+                // mount gives the session a copy of HOME: the writes there succeed and land in the copy (the files
+                // above, read from outside, are unchanged); landlock keeps HOME read-only
+                boolean copy = backend.equals("mount");
+                for (String inHome : List.of("bashrc", "aliases", "autostart", "userfile", "rename-home", "claude-json")) {
+                    assertEquals(copy, rc(r, inHome) == 0, inHome + (copy ? " must land in the copy: " : " must fail: ") + r);
                 }
+                // the agent's history goes through to the real HOME under both; its other state too without a copy
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/projects/" + tag + ".jsonl")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/history.jsonl")), r.toString());
-                assertEquals("{}\n", Files.readString(home.resolve(".claude/new-" + tag + ".json")), r.toString());
+                assertEquals(!copy, Files.exists(home.resolve(".claude/new-" + tag + ".json")), r.toString());
                 assertEquals("{}\n", Files.readString(home.resolve(".claude.json")), r.toString());
                 // a baseline path inside an area: a read-only bind under both backends (landlock's contained route
                 // binds it in the session's mount namespace instead of a rule, which would make ~/.claude
                 // create-restricted); nothing replaces it, moves it or its directory away
                 assertEquals("{}\n", Files.readString(home.resolve(".claude/settings.json")), r.toString());
-                for (String refused : List.of("claude-settings", "claude-settings-away", "claude-settings-over",
-                        "claude-dir-away")) {
-                    assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+                for (String refused : List.of("claude-settings", "claude-settings-away", "claude-settings-over")) {
+                    assertTrue(copy || rc(r, refused) != 0, refused + " must fail: " + r);
                 }
+                assertTrue(copy || rc(r, "claude-dir-away") != 0, "claude-dir-away must fail: " + r);
                 assertFalse(Files.exists(home.resolve(".claude/old.json")), r.toString());
                 assertFalse(Files.exists(home.resolve(".claude-old")), r.toString());
                 assertFalse(r.err().contains("~/.claude/settings.json"), "no NOT protected note for it: " + r);
@@ -138,8 +145,9 @@ class WritesOutsideE2ETest {
                         : "ERRNOS EACCES EXDEV EROFS EBUSY\n"), r.out());
                 assertTrue(r.err().contains("(EBUSY, on rename or delete) mean the path is protected"), r.err());
                 // what does not exist can be created (a bind needs an object): said at start, by name
-                assertTrue(r.err().contains(backend.equals("mount") ? "absent, whose creation mount cannot stop"
-                        : "~/.claude/hooks"), r.toString());
+                if (!copy) {
+                    assertTrue(r.err().contains("~/.claude/hooks"), r.toString());
+                }
                 assertEquals("ok\n", Files.readString(Path.of("/tmp/" + tag)), r.toString());
                 assertEquals("notes\nmore\n", Files.readString(project.resolve("notes.txt")), r.toString());
                 assertEquals("new\n", Files.readString(project.resolve("work/new.txt")), r.toString());
@@ -158,7 +166,11 @@ class WritesOutsideE2ETest {
 
             // the dry run says what is writable, and why
             ProcessResult dry = u.ralon(project, "run", "--backend", backend, "--dry-run", "--verbose");
-            assertTrue(dry.out().contains("writable: ~/.claude/ (Claude Code's state)"), dry.toString());
+            assertTrue(dry.out().contains(backend.equals("mount")
+                    ? "writable: ~/.claude/projects/ (Claude Code's history)"
+                    : "writable: ~/.claude/ (Claude Code's state)"), dry.toString());
+            assertEquals(backend.equals("mount"), dry.out().contains("  a copy: ~/ (every write there lands in ~/"
+                    + HomeCopyE2ETest.STORES), dry.toString());
             assertFalse(dry.out().contains("writable: ~/.claude.json"), dry.toString());
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
             assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());
@@ -213,7 +225,8 @@ class WritesOutsideE2ETest {
                 for (Path dir : List.of(project, sub)) {
                     ProcessResult r = u.ralonWith(dir, Map.of("TMPDIR", shared.resolve("tmp").toString()), "run",
                             "--backend", backend, "--", "sh", "-c", attempt("aliases", "echo PWNED > \"$HOME/.bash_aliases\""));
-                    assertTrue(rc(r, "aliases") != 0, r.toString());
+                    // under mount the write lands in the copy of $HOME (never in $HOME); under landlock it fails
+                    assertEquals(backend.equals("mount"), rc(r, "aliases") == 0, r.toString());
                     assertFalse(Files.exists(home.resolve(".bash_aliases")), "$HOME was made writable: " + r);
                     assertTrue(r.err().contains(shared.resolve("tmp") + " is not writable in this session (reached through"
                             + " the symbolic link"), r.toString());

@@ -14,7 +14,7 @@ import java.util.Properties;
  * line on stderr starting {@code ralon: }, never a stack trace (set {@code RALON_DEBUG=1} to see one).
  */
 @Command(name = "ralon", mixinStandardHelpOptions = true, versionProvider = Ralon.Version.class,
-        subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class, HookCommand.class,
+        subcommands = {InitCommand.class, CheckCommand.class, StatusCommand.class, RunCommand.class, HomeCommand.class, HookCommand.class,
                 SchemaCommand.class, AppArmorProfileCommand.class, CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         description = {"Makes the paths an agent.lock protects read-only to the kernel for an AI coding agent.", ""},
         footerHeading = "%nExamples:%n",

@@ -49,13 +49,14 @@ final class Status {
         RunDecision.Inputs run = RunDecision.inputs(survey, policies, exp, RunDecision.Options.plain(null,
                 System.getenv(), java.nio.file.Path.of("").toAbsolutePath()));
         List<Baseline.Item> baselineItems = run.items();
-        dev.ralon.host.WritableAreas.Outcome writable = run.writable();
         RunDecision decided;
         try {
             decided = run.decide();
         } catch (dev.ralon.host.HostException e) { // no backend can enforce here: said in the table and below
             decided = null;
         }
+        // the session `ralon run` would start: with a copy of the home directory when its backend makes one
+        dev.ralon.host.WritableAreas.Outcome writable = decided != null ? decided.writable() : run.writable();
         String pick = decided == null ? null : decided.enforcer().name();
         // the session guard's report, probed once: the decision's when there is one
         dev.ralon.host.SessionReport session = decided != null ? decided.session()

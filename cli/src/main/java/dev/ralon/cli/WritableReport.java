@@ -26,6 +26,12 @@ final class WritableReport {
             return out;
         }
         out.add("writable outside the project: only these areas; everything else is read-only to the session");
+        Confinement.Copy copy = o.confinement().copy();
+        if (copy != null) {
+            out.add("  a copy: " + display(copy.path(), home) + "/ (every write there lands in "
+                    + display(copy.store(), home) + "/, never in the real directory; the areas in it are the real"
+                    + " places)");
+        }
         for (Confinement.Area a : o.confinement().areas()) {
             out.add("  writable: " + display(a.path(), home) + (a.directory() ? "/" : "") + " (" + a.why() + ")");
         }
@@ -57,8 +63,11 @@ final class WritableReport {
                 names.add(display(a.path(), home) + (a.directory() ? "/" : ""));
             }
         }
-        out.add("writable outside the project: " + (names.isEmpty() ? "nothing"
-                : dev.ralon.host.StartReport.names(names, NAMED)) + "; the rest is read-only to the session");
+        Confinement.Copy copy = o.confinement().copy();
+        out.add("writable outside the project: " + (copy == null ? "" : display(copy.path(), home)
+                + "/ as a copy (its changes stay in " + display(copy.store(), home) + "/), and ")
+                + (names.isEmpty() ? "nothing else" : dev.ralon.host.StartReport.names(names, NAMED))
+                + "; the rest is read-only to the session");
         for (WritableAreas.Left l : o.left()) {
             out.add("  not writable: " + l.path() + " (" + l.why() + ")");
         }
@@ -81,6 +90,14 @@ final class WritableReport {
             areas.add(e);
         }
         m.put("areas", areas);
+        Confinement.Copy copy = o.confinement().copy();
+        Map<String, Object> c = null;
+        if (copy != null) {
+            c = new LinkedHashMap<>();
+            c.put("path", copy.path().toString());
+            c.put("store", copy.store().toString());
+        }
+        m.put("copy", c);
         List<Object> left = new ArrayList<>();
         for (List<WritableAreas.Left> ls : List.of(o.left(), o.absent())) {
             for (WritableAreas.Left l : ls) {
@@ -101,7 +118,10 @@ final class WritableReport {
     }
 
     private static String display(Path p, Path home) {
-        if (home != null && p.startsWith(home) && !p.equals(home)) {
+        if (home != null && p.equals(home)) {
+            return "~";
+        }
+        if (home != null && p.startsWith(home)) {
             return "~/" + home.relativize(p);
         }
         return p.toString();

@@ -21,21 +21,27 @@ public final class Agents {
      * @param state         its state directory, relative to {@code $HOME} ({@code .claude})
      * @param configuration what inside {@code state} is configuration, relative to {@code state}
      * @param npmPackage    the npm package that installs it ({@code npx @anthropic-ai/claude-code} starts it too)
+     * @param history       what inside {@code state} records its conversations, relative to {@code state}: what a
+     *                      session with a copy of the home directory writes through to the real one ({@link HomeCopy}),
+     *                      so that a conversation can be resumed outside; the rest of its writes stay in the copy
      */
-    public record Agent(String executable, String name, String state, List<String> configuration, String npmPackage) {
+    public record Agent(String executable, String name, String state, List<String> configuration, String npmPackage,
+                        List<String> history) {
         public Agent {
             configuration = List.copyOf(configuration);
+            history = List.copyOf(history);
         }
     }
 
     /** Every known agent. */
     public static final List<Agent> ALL = List.of(
             new Agent("claude", "Claude Code", ".claude", List.of("settings.json", "settings.local.json", "CLAUDE.md",
-                    "commands", "agents", "skills", "hooks", "plugins", "output-styles", "local"), "@anthropic-ai/claude-code"),
+                    "commands", "agents", "skills", "hooks", "plugins", "output-styles", "local"), "@anthropic-ai/claude-code",
+                    List.of("projects", "history.jsonl")),
             new Agent("codex", "Codex", ".codex", List.of("config.toml", "AGENTS.md", "prompts", "rules", "hooks.json",
-                    "skills"), "@openai/codex"),
+                    "skills"), "@openai/codex", List.of("sessions", "history.jsonl")),
             new Agent("gemini", "Gemini CLI", ".gemini", List.of("settings.json", "GEMINI.md", "commands", ".env",
-                    "extensions"), "@google/gemini-cli"));
+                    "extensions"), "@google/gemini-cli", List.of("tmp")));
 
     private Agents() {
     }

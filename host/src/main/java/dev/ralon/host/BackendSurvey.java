@@ -53,10 +53,13 @@ public final class BackendSurvey {
     public record Backend(Backends.Probed probed, Plan plan, Baseline.Applied baseline) {
     }
 
-    private record Inputs(ProtectedSet set, List<Baseline.Item> all, Confinement confinement) {
-        /** The baseline's items for {@code e}: under a backend that confines writes, those inside the areas only. */
+    private record Inputs(ProtectedSet set, List<Baseline.Item> all, Confinement confinement, Confinement copied) {
+        /**
+         * The baseline's items for {@code e}: under a backend that confines writes, those inside the areas only (of
+         * the session with a copy of the home directory when {@code e} makes one).
+         */
         List<Baseline.Item> items(Enforcer e) {
-            return Baseline.forConfinement(e, all, confinement);
+            return Baseline.forConfinement(e, all, copied != null && e.copiesHome() ? copied : confinement);
         }
 
     }
@@ -277,7 +280,7 @@ public final class BackendSurvey {
 
     /** Gives the backends the policy's protected set and the baseline's items to plan for; once. */
     public void plan(ProtectedSet set, List<Baseline.Item> items) {
-        plan(set, items, Confinement.NONE);
+        plan(set, items, Confinement.NONE, null);
     }
 
     /**
@@ -285,8 +288,8 @@ public final class BackendSurvey {
      * once. A backend that declares {@link dev.ralon.enforcer.spi.Guarantee#WRITES_OUTSIDE} plans the items inside
      * the confinement's areas only: the rest are read-only by the confinement ({@link Baseline#forConfinement}).
      */
-    public void plan(ProtectedSet set, List<Baseline.Item> items, Confinement confinement) {
-        inputs.complete(new Inputs(set, List.copyOf(items), confinement));
+    public void plan(ProtectedSet set, List<Baseline.Item> items, Confinement confinement, Confinement copied) {
+        inputs.complete(new Inputs(set, List.copyOf(items), confinement, copied));
     }
 
     /** Every discovered backend with its probe, in discovery order (status; waits for the probes only). */

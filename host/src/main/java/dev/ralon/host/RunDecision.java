@@ -125,7 +125,8 @@ public final class RunDecision {
         ProtectedSet policySet = ProtectedSets.from(expansion);
         List<Baseline.Item> items = options.noBaseline() ? List.of()
                 : Baseline.items(expansion.policy().root(), options.env());
-        survey.plan(policySet, items, writable.confinement()); // the chosen backend's plans are made ahead from here
+        survey.plan(policySet, items, writable.confinement(), writable.copied() == null ? null
+                : writable.copied().confinement()); // the chosen backend's plans are made ahead from here
         return new Inputs(survey, policies, expansion, options, writable, policySet, items);
     }
 
@@ -148,8 +149,6 @@ public final class RunDecision {
         BackendSurvey survey = in.survey();
         Options options = in.options();
         Expansion expansion = in.expansion();
-        WritableAreas.Outcome writable = in.writable();
-        Confinement confinement = writable.confinement();
         ProtectedSet policySet = in.policySet();
         List<Baseline.Item> items = in.items();
         List<String> problems = survey.problems();
@@ -157,6 +156,9 @@ public final class RunDecision {
         Backends.Choice choice = Backends.choose(survey.enforcers(), options.backend(), policySet, incomplete,
                 survey::plan, survey::probe);
         Enforcer enforcer = choice.probed().enforcer();
+        // the session's writable places: with a copy of the home directory when the backend makes one (HomeCopy)
+        WritableAreas.Outcome writable = in.writable().forEnforcer(enforcer);
+        Confinement confinement = writable.confinement();
         if (options.forExec() && LauncherNamespace.current().isPresent()
                 && !BuiltInBackends.runsInLauncherNamespace(enforcer)) {
             // The launcher started this JVM as root of a user namespace, for the mount and landlock backends only
@@ -405,6 +407,10 @@ public final class RunDecision {
      * @throws HostException when the backend refuses or fails (one line; nothing was started)
      */
     public Launch prepare(Command command) {
+        Confinement.Copy copy = confinement().copy();
+        if (copy != null) {
+            HomeCopy.make(copy, policies.nearest().root()); // its store, made and checked (one line if damaged)
+        }
         try {
             return enforcer().prepare(plan, command, confinement());
         } catch (EnforcementException e) {
@@ -416,9 +422,12 @@ public final class RunDecision {
 
     /** The start line (with the session's suffix and the confinement's word). */
     public String startLine() {
+        Confinement.Copy copy = confinement().copy();
         return StartReport.startLine(enforcer(), planned(), notPreventable(), policies) + session.startLineSuffix()
                 + (writable.confinement().confined() ? ""
-                : "; writes outside the project NOT confined (--write-anywhere)");
+                : "; writes outside the project NOT confined (--write-anywhere)")
+                + (copy == null ? "" : "; ~ is a copy: what the session writes there stays in ~/"
+                + copy.path().relativize(copy.store().getParent()) + "/");
     }
 
     /** The line about the kernel's error codes under this backend, or null. */

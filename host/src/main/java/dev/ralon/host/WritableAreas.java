@@ -63,12 +63,22 @@ public final class WritableAreas {
     /**
      * The confinement; what was asked for and left out (said at every run's start); and what would be an area but does
      * not exist yet, which a session cannot make (listed by {@code status} and {@code --dry-run}: not an error of the
-     * user's, so not repeated at every start).
+     * user's, so not repeated at every start). {@code copied}: the same session with a copy of the home directory
+     * ({@link HomeCopy}), for a backend that can make one, or null; {@code noCopy}: why there is none, or null.
      */
-    public record Outcome(Confinement confinement, List<Left> left, List<Left> absent) {
+    public record Outcome(Confinement confinement, List<Left> left, List<Left> absent, Outcome copied, String noCopy) {
         public Outcome {
             left = List.copyOf(left);
             absent = List.copyOf(absent);
+        }
+
+        public Outcome(Confinement confinement, List<Left> left, List<Left> absent) {
+            this(confinement, left, absent, null, null);
+        }
+
+        /** The outcome for a session under {@code e}: the copy's when {@code e} can make it and there is one. */
+        public Outcome forEnforcer(dev.ralon.enforcer.spi.Enforcer e) {
+            return copied != null && e.copiesHome() ? copied : this;
         }
     }
 
@@ -80,6 +90,27 @@ public final class WritableAreas {
      * @throws HostException when the per-user file cannot be read or names a relative path: one line, nothing started
      */
     public static Outcome of(Path projectRoot, Map<String, String> env, Path temp, List<String> allowWrite, Path cwd) {
+        Path home = home(env);
+        Outcome plain = of(projectRoot, env, temp, allowWrite, cwd, false);
+        String noCopy = HomeCopy.unavailable(home);
+        if (noCopy == null && plain.confinement().areas().stream().anyMatch(a -> home.startsWith(a.path()))) {
+            noCopy = "it is writable whole (an area you added)";
+        }
+        if (noCopy != null) {
+            return new Outcome(plain.confinement(), plain.left(), plain.absent(), null, noCopy);
+        }
+        return new Outcome(plain.confinement(), plain.left(), plain.absent(),
+                of(projectRoot, env, temp, allowWrite, cwd, true), null);
+    }
+
+    /**
+     * {@link #of(Path, Map, Path, List, Path)} without ({@code copy} false) or with a copy of the home directory: with
+     * one, the agents' history alone is an area of theirs ({@link Agents.Agent#history()}: the rest of their writes go
+     * to the copy), the checked caches are no areas (the copy holds them), and the areas beneath the home directory
+     * stay areas beneath the copy even when beneath another area (a home under /tmp).
+     */
+    private static Outcome of(Path projectRoot, Map<String, String> env, Path temp, List<String> allowWrite, Path cwd,
+                              boolean copy) {
         Map<Path, Confinement.Area> areas = new LinkedHashMap<>();
         List<Left> left = new ArrayList<>();
         List<Left> absent = new ArrayList<>();
@@ -102,7 +133,13 @@ public final class WritableAreas {
                 }
             }
         }
-        if (home != null) {
+        if (home != null && copy) {
+            for (Agents.Agent a : Agents.ALL) {
+                for (String h : a.history()) {
+                    addQuietly(areas, home.resolve(a.state()).resolve(h), a.name() + "'s history");
+                }
+            }
+        } else if (home != null) {
             for (Agents.Agent a : Agents.ALL) {
                 agentState(areas, home, a.state(), a.name() + "'s state");
             }
@@ -110,6 +147,8 @@ public final class WritableAreas {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
             }
             missingNpmCache(absent, home, env);
+        }
+        if (home != null) {
             Path file = userFile(env, home);
             for (String line : userFile(file)) {
                 Path p = line.equals("~") ? home : line.startsWith("~/") ? home.resolve(line.substring(2)) : Path.of(line);
@@ -121,7 +160,16 @@ public final class WritableAreas {
                     : a.startsWith("~/") && home != null ? home.resolve(a.substring(2)) : cwd.resolve(a);
             add(areas, left, p, "your addition (--allow-write)");
         }
-        return new Outcome(new Confinement(true, outermost(areas)), left, absent);
+        if (!copy) {
+            return new Outcome(new Confinement(true, outermost(areas)), left, absent);
+        }
+        // beneath the copy, each area is put back over it: kept even beneath an area outside it (/tmp over a home there)
+        Map<Path, Confinement.Area> outside = new LinkedHashMap<>();
+        Map<Path, Confinement.Area> inside = new LinkedHashMap<>();
+        areas.forEach((p, a) -> (p.startsWith(home) ? inside : outside).put(p, a));
+        List<Confinement.Area> all = new ArrayList<>(outermost(outside));
+        all.addAll(outermost(inside));
+        return new Outcome(new Confinement(true, all, HomeCopy.of(home, projectRoot)), left, absent);
     }
 
     /** {@code $XDG_CONFIG_HOME/ralon/writable}, else {@code ~/.config/ralon/writable}. */

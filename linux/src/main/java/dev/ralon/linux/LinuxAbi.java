@@ -38,6 +38,10 @@ public final class LinuxAbi {
     public static final long SYS_CLOSE_RANGE = 436;
     /** openat2(2), Linux 5.6. */
     public static final long SYS_OPENAT2 = 437;
+    /** fsopen(2), fsconfig(2), fsmount(2) (Linux 5.2; the same numbers on x86_64 and aarch64, asm-generic/unistd.h). */
+    public static final long SYS_FSOPEN = 430;
+    public static final long SYS_FSCONFIG = 431;
+    public static final long SYS_FSMOUNT = 432;
     /** mount_setattr(2), Linux 5.12. */
     public static final long SYS_MOUNT_SETATTR = 442;
     /** landlock_create_ruleset(2), Linux 5.13. */

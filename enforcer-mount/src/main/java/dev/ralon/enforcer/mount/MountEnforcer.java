@@ -79,6 +79,15 @@ public final class MountEnforcer implements Enforcer {
         return List.of("EROFS", "EBUSY");
     }
 
+    /**
+     * Yes: confined, the home directory is an overlay whose upper layer is the copy's ({@link Mounts#confine}); the
+     * areas beneath it are put back over it, the real places.
+     */
+    @Override
+    public boolean copiesHome() {
+        return true;
+    }
+
     @Override
     public int rank() {
         return 300;

@@ -132,6 +132,24 @@ final class MountLaunch {
             out.add(new PlanFile.Entry(PlanFile.Op.AREA, a.path().toString(),
                     ((Integer) attrs.get("mode")) & LinuxAbi.S_IFMT, (Long) attrs.get("dev"), (Long) attrs.get("ino")));
         }
+        Confinement.Copy copy = confinement.copy();
+        if (copy != null) {
+            // the home directory, the store and its two layers, each with what the host sees there now (the host made
+            // the store: HomeCopy.make); the stage checks each again by identity before the overlay is made
+            for (var e : java.util.Map.of(PlanFile.Op.COPY, copy.path(), PlanFile.Op.STORE, copy.store(),
+                    PlanFile.Op.UPPER, copy.upper(), PlanFile.Op.WORK, copy.work()).entrySet()) {
+                java.util.Map<String, Object> attrs;
+                try {
+                    attrs = java.nio.file.Files.readAttributes(e.getValue(), "unix:mode,dev,ino",
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException | UnsupportedOperationException x) {
+                    throw new EnforcementException("cannot examine the copy of the home directory at " + e.getValue()
+                            + ": " + x.getMessage());
+                }
+                out.add(new PlanFile.Entry(e.getKey(), e.getValue().toString(),
+                        ((Integer) attrs.get("mode")) & LinuxAbi.S_IFMT, (Long) attrs.get("dev"), (Long) attrs.get("ino")));
+            }
+        }
         return out;
     }
 

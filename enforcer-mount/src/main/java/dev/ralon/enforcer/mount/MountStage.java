@@ -78,7 +78,7 @@ public final class MountStage {
         List<PlanFile.Entry> areas = new ArrayList<>();
         List<String> procReadOnly = new ArrayList<>();
         for (PlanFile.Entry e : plan.entries()) {
-            if (e.op() == PlanFile.Op.AREA) {
+            if (e.op() != PlanFile.Op.WAY && e.op() != PlanFile.Op.READONLY) { // an area, or the home directory's copy
                 areas.add(e);
                 continue;
             }
@@ -97,7 +97,7 @@ public final class MountStage {
         // judged by the protected set alone.
         StandardDescriptors.secure();
         if (plan.confined()) {
-            Mounts.confine(areas);
+            Mounts.confine(areas, here.stream().filter(e -> e.op() == PlanFile.Op.READONLY).toList());
         }
         // The working directory was resolved before the binds: it still names the old (unprotected, unconfined)
         // mounts. Resolve it again so relative paths go through the new mounts (path_resolution(7): lookups start at

@@ -33,7 +33,7 @@ import java.util.List;
  */
 final class PlanFile {
     /** First field of a plan file, naming its format version. */
-    static final String MAGIC = "RALON-MOUNT-PLAN-3";
+    static final String MAGIC = "RALON-MOUNT-PLAN-4";
 
     /** A bind of the plan: a directory on the way (stays writable) or a protected path (read-only). */
     enum Op {
@@ -42,7 +42,15 @@ final class PlanFile {
         /** Protected path bound onto itself, recursive, then made read-only with mount_setattr. */
         READONLY('R'),
         /** Writable area of a confined session: kept writable when everything else is made read-only ({@link Mounts#confine}). */
-        AREA('A');
+        AREA('A'),
+        /** The home directory, given to the session as a copy-on-write view ({@link Mounts#confine}, HomeCopy). */
+        COPY('C'),
+        /** The copy's store, holding its two layers: hidden from the session. */
+        STORE('S'),
+        /** The copy's upper layer: where the session's changes to the home directory land. */
+        UPPER('U'),
+        /** The copy's work directory (overlayfs's workdir, beside the upper layer). */
+        WORK('K');
 
         final char code;
 

@@ -114,6 +114,18 @@ public interface Enforcer {
         return false;
     }
 
+    /**
+     * Whether {@link #prepare(Plan, Command, Confinement)} can give the session a {@link Confinement.Copy}: a
+     * copy-on-write view of the home directory whose changes never reach the real one. The host asks for a copy only
+     * when this says yes; otherwise the home directory stays read-only outside the areas. Default: no.
+     *
+     * @since 0.1.0
+     */
+    @Experimental("the session's copy of the home directory")
+    default boolean copiesHome() {
+        return false;
+    }
+
     /** Turns a protected set into a plan. Pure: changes nothing. */
     Plan plan(ProtectedSet protectedSet);
 

@@ -34,6 +34,7 @@ final class Isolated implements Enforcer {
     private final Set<ProtectedPath.Kind> coveredKinds;
     private final List<String> deniedErrors;
     private final boolean deniesMount;
+    private final boolean copiesHome;
 
     /** Reads the identity of {@code delegate}; throws {@link EnforcerFailure} when any of it fails. */
     Isolated(Enforcer delegate, String origin, boolean plugin) {
@@ -51,6 +52,7 @@ final class Isolated implements Enforcer {
         this.coveredKinds = Set.copyOf(k);
         this.deniedErrors = List.copyOf(call(named, "deniedErrors()", delegate::deniedErrors));
         this.deniesMount = call(named, "deniesMount()", delegate::deniesMount);
+        this.copiesHome = call(named, "copiesHome()", delegate::copiesHome);
     }
 
     private interface Call<T> {
@@ -125,6 +127,11 @@ final class Isolated implements Enforcer {
     @Override
     public boolean deniesMount() {
         return deniesMount;
+    }
+
+    @Override
+    public boolean copiesHome() {
+        return copiesHome;
     }
 
     /** How long a plugin's {@link #probe} may take before it is reported and the backend passed over. */
