@@ -9,7 +9,8 @@
 #   ralon run --backend mount|landlock -- true (exit 0);
 #   a write to .env under each backend fails and .env is unchanged, checked from outside;
 #   the class-data archive is used (-Xshare:on: the JVM fails where it cannot map it);
-#   nothing is written outside the project but the session notes (HOME/.cache/ralon/sessions/), and the installed
+#   nothing is written outside the project but the session notes (HOME/.cache/ralon/sessions/) and, under mount,
+#   the project's copy of HOME (HOME/.local/state/ralon/homes/: a write into ~ lands there), and the installed
 #   tree is unchanged.
 set -euo pipefail
 rel=$(readlink -f "${1:-$(dirname "$0")/../../target/release}")
@@ -63,8 +64,8 @@ check_install() { # NAME RALON TREE
   [ "$rc" = 1 ] || fail "$name: check .env exited $rc, not 1"
   for backend in mount landlock; do
     as_user "$home" "$proj" "$ralon" run -q --backend "$backend" -- true || fail "$name: run --backend $backend -- true"
-    as_user "$home" "$proj" "$ralon" run -q --backend "$backend" -- sh -c 'echo pwned > .env; echo x > scratch.txt' \
-      > /dev/null 2>&1 || true
+    as_user "$home" "$proj" "$ralon" run -q --backend "$backend" -- sh -c 'echo pwned > .env; echo x > scratch.txt;
+      echo x > "$HOME/.written-in-the-copy"' > /dev/null 2>&1 || true
     [ "$(cat "$proj/.env")" = secret ] || fail "$name: .env changed under $backend"
     [ -f "$proj/scratch.txt" ] || fail "$name: scratch.txt not made under $backend"
     rm -f "$proj/scratch.txt"
@@ -72,12 +73,17 @@ check_install() { # NAME RALON TREE
   done
   as_user "$home" "$proj" "$ralon" status > "$base/status.out" 2>&1 || { cat "$base/status.out" >&2; fail "$name: status"; }
   ! grep -i 'start-up archive' "$base/status.out" >&2 || fail "$name: status reports a start-up archive problem"
-  # HOME: only the session notes (SessionNotes: ~/.cache/ralon/sessions/<hash>.txt), nothing else
-  local wrote; wrote=$(cd "$home" && find . -mindepth 1 ! -path ./.cache ! -path ./.cache/ralon \
-    ! -path ./.cache/ralon/sessions ! -regex '\./\.cache/ralon/sessions/[0-9a-f]*\.txt')
-  [ -z "$wrote" ] || { echo "$wrote" >&2; fail "$name: wrote in HOME besides the session notes"; }
+  # HOME: only the session notes (SessionNotes: ~/.cache/ralon/sessions/<hash>.txt) and the project's copy of HOME
+  # (HomeCopy: ~/.local/state/ralon/homes/<store>/, which the mount run's write into ~ landed in), nothing else
+  local wrote; wrote=$(cd "$home" && find . -mindepth 1 \( -path ./.local/state/ralon/homes -prune \) -o \( \
+    ! -path ./.cache ! -path ./.cache/ralon ! -path ./.cache/ralon/sessions \
+    ! -regex '\./\.cache/ralon/sessions/[0-9a-f]*\.txt' ! -path ./.local ! -path ./.local/state \
+    ! -path ./.local/state/ralon -print \))
+  [ -z "$wrote" ] || { echo "$wrote" >&2; fail "$name: wrote in HOME besides the session notes and the copy"; }
+  ls "$home"/.local/state/ralon/homes/*/upper/.written-in-the-copy > /dev/null \
+    || fail "$name: the mount run's write into ~ is not in the project's copy" 
   [ "$before" = "$(find "$tree" -printf '%p %s %T@ %m\n' | sort)" ] || fail "$name: the installed tree changed"
-  echo "   check .env: 1; status; archive used; HOME holds only the session notes; the install unchanged"
+  echo "   check .env: 1; status; archive used; HOME holds only the session notes and the copy; the install unchanged"
 }
 
 # tarball, unpacked anywhere by the user

@@ -211,7 +211,7 @@ class AgentInstructionsE2ETest {
         assertTrue(Files.readString(p.resolve("AGENTS.md")).contains("- `AGENTS.md`\n"));
     }
 
-    // ---- RALON_NOTES: readable, and not changeable, inside the session ----
+    // ---- RALON_NOTES: readable inside the session, and never changed by it ----
 
     static Stream<org.junit.jupiter.params.provider.Arguments> matrix() {
         return SessionHelpersE2ETest.matrix();
@@ -242,16 +242,22 @@ class AgentInstructionsE2ETest {
             assertTrue(r.out().contains("  " + project.resolve("secret.txt") + "\n"), r.out());
             assertTrue(r.out().contains("\"Read-only file system\" (EROFS)"), r.out());
             assertTrue(r.out().contains("Do not retry another way"), r.out());
+            // under mount ~ is a copy: the session changes at most its copy of the notes (rm and replace succeed
+            // there; append only as root, the file being 0444) and never the file itself, read from outside below;
+            // under landlock each attempt is refused
+            boolean copy = backend.equals("mount");
             for (String attempt : List.of("append", "rm", "replace")) {
-                assertTrue(WritesOutsideE2ETest.rc(r, attempt) != 0, attempt + " must fail: " + r);
+                assertTrue(copy || WritesOutsideE2ETest.rc(r, attempt) != 0, attempt + " must fail: " + r);
+            }
+            if (copy) {
+                assertEquals(0, WritesOutsideE2ETest.rc(r, "rm"), "rm lands in the copy: " + r);
             }
             String outside = Files.readString(notes);
             assertFalse(outside.contains("PWNED"), outside);
             assertTrue(r.out().contains(outside), "the file read from outside is what the session read: " + r);
-            if (backend.equals("mount")) {
-                // landlock does not stop metadata changes outside the writable areas (docs/backend-landlock.md): the
-                // mode is a hint there, and the write itself is still refused (above)
-                assertTrue(WritesOutsideE2ETest.rc(r, "chmod") != 0, "chmod must fail: " + r);
+            // the mode, read from outside: unchanged (mount: the chmod was the copy's; landlock does not stop metadata
+            // changes outside the writable areas, docs/backend-landlock.md, and the write itself is refused above)
+            if (copy) {
                 assertEquals("r--r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
                         Files.getPosixFilePermissions(notes)));
             }
