@@ -101,8 +101,7 @@ final class HomeCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         List<HomeCopy.Changed> changes = HomeCopy.changes(home, store);
-        long bytes = HomeCopy.stores(home).stream().filter(s -> s.path().equals(store)).mapToLong(HomeCopy.Store::bytes)
-                .sum();
+        long bytes = HomeCopy.describe(store).bytes(); // this store only: not every project's
         out.println("copy of ~ for " + project + ": " + shown(home, store) + "/ (" + size(bytes) + ", "
                 + changes.size() + (changes.size() == 1 ? " path" : " paths") + " changed)");
         for (int i = 0; i < Math.min(changes.size(), LISTED); i++) {

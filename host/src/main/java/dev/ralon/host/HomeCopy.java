@@ -161,24 +161,28 @@ public final class HomeCopy {
         List<Store> out = new java.util.ArrayList<>();
         try (java.util.stream.Stream<Path> s = Files.list(dir)) {
             for (Path p : s.sorted().toList()) {
-                if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    continue;
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(describe(p));
                 }
-                Path named = p.resolve(PROJECT_FILE);
-                String project = Files.isRegularFile(named, LinkOption.NOFOLLOW_LINKS)
-                        ? Files.readString(named, StandardCharsets.UTF_8).strip() : "?";
-                long[] bytes = {0};
-                java.time.Instant[] last = {Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant()};
-                walk(p.resolve("upper"), (f, a) -> {
-                    bytes[0] += a.isRegularFile() ? a.size() : 0;
-                    if (a.lastModifiedTime().toInstant().isAfter(last[0])) {
-                        last[0] = a.lastModifiedTime().toInstant();
-                    }
-                });
-                out.add(new Store(p, project, bytes[0], last[0]));
             }
         }
         return out;
+    }
+
+    /** The store {@code p} (a directory): its project, the size of its upper layer, its last change. */
+    public static Store describe(Path p) throws IOException {
+        Path named = p.resolve(PROJECT_FILE);
+        String project = Files.isRegularFile(named, LinkOption.NOFOLLOW_LINKS)
+                ? Files.readString(named, StandardCharsets.UTF_8).strip() : "?";
+        long[] bytes = {0};
+        java.time.Instant[] last = {Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant()};
+        walk(p.resolve("upper"), (f, a) -> {
+            bytes[0] += a.isRegularFile() ? a.size() : 0;
+            if (a.lastModifiedTime().toInstant().isAfter(last[0])) {
+                last[0] = a.lastModifiedTime().toInstant();
+            }
+        });
+        return new Store(p, project, bytes[0], last[0]);
     }
 
     /**
