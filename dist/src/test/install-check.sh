@@ -18,8 +18,16 @@ rel=$(readlink -f "${1:-$(dirname "$0")/../../target/release}")
 tarball=$(ls "$rel"/ralon-*-linux-*.tar.gz) deb=$(ls "$rel"/ralon_*.deb) npmpkg=$(ls "$rel"/ralon-*.tgz)
 (cd "$rel" && sha256sum -c --quiet SHA256SUMS)
 
-base=$(mktemp -d "${RALON_INSTALL_CHECK_BASE:-/home}/ralon-install-check.XXXXXX")
+parent=${RALON_INSTALL_CHECK_BASE:-/home}
+mkdir -p "$parent" # an ordinary place for a HOME; a minimal machine may have no /home yet
+base=$(mktemp -d "$parent/ralon-install-check.XXXXXX")
 chmod 755 "$base"
+# the packages copied where uid 65534 can read them: the build's own directory may sit below one only root can enter
+# (a clone in /root, or CI's checkout), and a user installs from a file they can read
+mkdir "$base/packages"
+cp "$tarball" "$deb" "$npmpkg" "$base/packages/"
+chmod 644 "$base"/packages/*
+tarball=$base/packages/${tarball##*/} deb=$base/packages/${deb##*/} npmpkg=$base/packages/${npmpkg##*/}
 deb_installed= # set once this check installed its .deb: only then is ralon purged on the way out
 cleanup() {
   if [ -n "$deb_installed" ]; then PATH=/usr/sbin:/sbin:/usr/bin:/bin dpkg --purge ralon > /dev/null 2>&1 || true; fi
@@ -88,7 +96,7 @@ check_install() { # NAME RALON TREE
 
 # tarball, unpacked anywhere by the user
 mkdir -p "$base/opt"; chown 65534:65534 "$base/opt"
-as_user "$base/opt" "$base/opt" tar xzf "$tarball"
+as_user "$base/opt" "$base/opt" tar xzf "$tarball" || fail "tarball: uid 65534 cannot unpack $tarball"
 tree=$(ls -d "$base"/opt/ralon-*)
 check_install tarball "$tree/bin/ralon" "$tree"
 
@@ -111,7 +119,7 @@ echo "   removed: only /etc/apparmor.d/ralon left (a conffile); purged: no file 
 # npm, into a fresh prefix (npm's own cache outside HOME: HOME must stay empty for ralon's check)
 mkdir -p "$base/npm-prefix" "$base/npm-cache"; chown 65534:65534 "$base/npm-prefix" "$base/npm-cache"
 as_user "$base/npm-prefix" "$base" npm install -g --offline --no-audit --no-fund --prefix "$base/npm-prefix" \
-  --cache "$base/npm-cache" "$npmpkg" > /dev/null
+  --cache "$base/npm-cache" "$npmpkg" > /dev/null || fail "npm: uid 65534 cannot install $npmpkg"
 rm -rf "$base/npm-prefix/.npm" "$base/npm-prefix/.npmrc"
 check_install npm "$base/npm-prefix/bin/ralon" "$base/npm-prefix/lib/node_modules/ralon"
 # npm's install-script warning (README, Install): with --ignore-scripts ralon works, and status says why it starts slower
