@@ -74,7 +74,7 @@ mkdir -p "$tree/bin" "$tree/lib" "$tree/share/man/man1" "$tree/share/bash-comple
 # java.base and java.logging: jdeps --print-module-deps of the executable's jar names them and java.desktop, which only
 # JNA's AWT support uses (never loaded by Ralon). --strip-debug etc.: 43 MB for JDK 25.
 if [ "$jv" -ge 21 ]; then compress=zip-6; else compress=2; fi
-"$jdk/bin/jlink" --add-modules java.base,java.logging --strip-debug --no-header-files --no-man-pages \
+"$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported --strip-debug --no-header-files --no-man-pages \
   --compress="$compress" --output "$tree/runtime"
 # jlink links duplicate legal notices (legal/MODULE/*) to java.base's; npm pack drops links, so they become copies
 find "$tree/runtime" -type l | while read -r l; do cp --remove-destination "$(readlink -f "$l")" "$l"; done

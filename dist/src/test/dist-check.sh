@@ -11,6 +11,9 @@ set -euo pipefail
 [ $# -ge 5 ] || { echo "usage: $0 VERSION LAUNCHER REPOSITORY TARGET SBOM [JDK]" >&2; exit 64; }
 version=$1 launcher=$2 repo=$3 target=$4 sbom=$5 jdk=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
+# everything said also goes to TARGET/dist-check.log, which .ci/run shows when the build fails
+mkdir -p "$target"
+exec > >(tee "$target/dist-check.log") 2>&1
 strict=; if [ "${RALON_DIST_STRICT:-}" = true ] || [ "${CI:-}" = true ]; then strict=1; fi
 skip() { # WHY
   if [ -n "$strict" ]; then echo "dist-check: FAILED: $1" >&2; exit 1; fi

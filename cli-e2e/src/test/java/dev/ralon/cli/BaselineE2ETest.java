@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,10 +98,19 @@ class BaselineE2ETest {
             if (backend.equals("landlock") && !title.equals("bashrc")) {
                 return; // under landlock the policy itself makes HOME create-restricted: no control by atomic save
             }
-            // control: the same attack with --no-baseline (the explicit opt-out) goes through
-            ProcessResult off = u.ralon(p, "run", "--backend", backend, "--no-baseline", "--", "sh", "-c", attack);
-            assertEquals(0, off.code(), "--no-baseline: " + off);
-            assertNotEquals(before, read(u, p, watched), "with --no-baseline the attack works: " + off);
+            // control: the same attack with the explicit opt-outs goes through. Under mount a file in ~ needs both:
+            // with --no-baseline alone the write lands in the session's copy of ~ (HomeCopy), the real file unchanged
+            List<String> optOut = new ArrayList<>(List.of("run", "--backend", backend, "--no-baseline"));
+            if (watched.startsWith("HOME/") && backend.equals("mount")) {
+                ProcessResult copied = u.ralon(p, "run", "--backend", backend, "--no-baseline", "--", "sh", "-c", attack);
+                assertEquals(0, copied.code(), "--no-baseline: " + copied);
+                assertEquals(before, read(u, p, watched), "with --no-baseline the copy of ~ takes the write: " + copied);
+                optOut.add("--write-anywhere");
+            }
+            optOut.addAll(List.of("--", "sh", "-c", attack));
+            ProcessResult off = u.ralon(p, optOut.toArray(new String[0]));
+            assertEquals(0, off.code(), optOut + ": " + off);
+            assertNotEquals(before, read(u, p, watched), "with " + optOut + " the attack works: " + off);
         }
     }
 
@@ -126,9 +136,13 @@ class BaselineE2ETest {
             ProcessResult log = CliE2ETest.exec(p, null, u.env(java.util.Map.of()), "git",
                     "-c", "safe.directory=*", "log", "--oneline", "feature");
             assertTrue(log.out().contains("more"), "the commit is there, seen from outside: " + log);
-            if (backend.equals("mount")) {
+            if (backend.equals("mount")) { // into the copy of ~, not the real one
                 assertTrue(r.out().contains("HOME-OK"), r.toString());
-                assertEquals("{}", Files.readString(u.home.resolve(".claude.json")));
+                assertFalse(Files.exists(u.home.resolve(".claude.json")), r.toString());
+                try (Stream<Path> stores = Files.list(u.home.resolve(HomeCopyE2ETest.STORES))) {
+                    Path store = stores.findFirst().orElseThrow();
+                    assertEquals("{}", Files.readString(store.resolve("upper/.claude.json")));
+                }
             }
         }
     }

@@ -137,4 +137,46 @@ class HomeCopyE2ETest {
             assertTrue(u.ralon(project, "home").out().startsWith("no copy of ~ for "), "after --drop");
         }
     }
+    /**
+     * A home directory beneath a temporary directory ({@code HOME=/tmp/...}, as containers and CI jobs set it) is a
+     * copy too, not writable whole: a start-up file written there lands in the copy; a baseline file there stays
+     * read-only; the temporary directories (/tmp itself, $TMPDIR beneath the home directory) stay live.
+     */
+    @ParameterizedTest(name = "as uid {0}")
+    @ValueSource(ints = {0, TestProcess.NOBODY})
+    void aHomeUnderTmpIsACopyToo(int uid) throws Exception {
+        AsUser.assumeRoot();
+        try (AsUser u = new AsUser(uid, Path.of("/tmp"))) {
+            Path home = u.home;
+            Path project = WritesOutsideE2ETest.project(u);
+            Files.writeString(home.resolve(".gitconfig"), "[user]\n\tname = u\n");
+            u.handOver();
+            u.assumeBackend(project, "mount");
+            Path shared = Path.of("/tmp", u.base.getFileName() + "-shared"); // in /tmp itself, not beneath ~
+            StringBuilder s = new StringBuilder();
+            s.append(attempt("bashrc", "echo PWNED >> \"$HOME/.bashrc\""));
+            s.append(attempt("vimrc", "echo PWNED > \"$HOME/.vimrc\""));
+            s.append(attempt("gitconfig", "echo PWNED >> \"$HOME/.gitconfig\""));
+            s.append(attempt("tmpdir", "echo t > \"$TMPDIR/live\""));
+            s.append(attempt("tmp", "echo t > " + shared));
+            s.append(attempt("secret", "echo PWNED > secret.txt"));
+            ProcessResult r = u.ralon(project, "run", "--backend", "mount", "--", "sh", "-c", s.toString());
+            assertEquals(0, r.code(), r.toString());
+            for (String ok : List.of("bashrc", "vimrc", "tmpdir", "tmp")) {
+                assertEquals(0, rc(r, ok), ok + " must succeed inside: " + r);
+            }
+            for (String refused : List.of("gitconfig", "secret")) {
+                assertTrue(rc(r, refused) != 0, refused + " must fail: " + r);
+            }
+            assertTrue(r.err().contains("; ~ is a copy: what the session writes there stays in ~/" + STORES + "/"),
+                    r.err());
+            assertFalse(Files.exists(home.resolve(".bashrc"), LinkOption.NOFOLLOW_LINKS), r.toString());
+            assertFalse(Files.exists(home.resolve(".vimrc"), LinkOption.NOFOLLOW_LINKS), r.toString());
+            assertEquals("[user]\n\tname = u\n", Files.readString(home.resolve(".gitconfig")));
+            assertEquals("t\n", Files.readString(home.resolve("tmp/live")), "$TMPDIR beneath ~ stays live");
+            assertEquals("t\n", Files.readString(shared), "/tmp stays live");
+            Files.delete(shared);
+            assertEquals("s3cret\n", Files.readString(project.resolve("secret.txt")));
+        }
+    }
 }

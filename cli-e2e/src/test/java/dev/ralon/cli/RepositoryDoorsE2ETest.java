@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -136,11 +137,22 @@ class RepositoryDoorsE2ETest {
             if (!backend.equals("mount")) {
                 return;
             }
-            // control: the same attack with --no-baseline (the explicit opt-out) goes through
-            ProcessResult off = u.ralonWith(p, env, "run", "--backend", backend, "--no-baseline", "--", "sh", "-c",
-                    attack);
-            assertEquals(0, off.code(), "--no-baseline: " + off);
-            assertNotEquals(before, read(u, p, watched), "with --no-baseline the attack works: " + off);
+            // control: the same attack with the explicit opt-outs goes through. A file in ~ needs both: with
+            // --no-baseline alone the write lands in the session's copy of ~ (HomeCopy), and the real file is as it was
+            if (watched.startsWith("HOME/")) {
+                ProcessResult copied = u.ralonWith(p, env, "run", "--backend", backend, "--no-baseline", "--", "sh",
+                        "-c", attack);
+                assertEquals(0, copied.code(), "--no-baseline: " + copied);
+                assertEquals(before, read(u, p, watched), "with --no-baseline the copy of ~ takes the write: " + copied);
+            }
+            List<String> optOut = new ArrayList<>(List.of("run", "--backend", backend, "--no-baseline"));
+            if (watched.startsWith("HOME/")) {
+                optOut.add("--write-anywhere");
+            }
+            optOut.addAll(List.of("--", "sh", "-c", attack));
+            ProcessResult off = u.ralonWith(p, env, optOut.toArray(new String[0]));
+            assertEquals(0, off.code(), optOut + ": " + off);
+            assertNotEquals(before, read(u, p, watched), "with " + optOut + " the attack works: " + off);
             if (title.startsWith("java") || title.startsWith("JAVA_HOME")) {
                 // and the next ralon runs the planted java, before anything is enforced
                 ProcessResult next = u.ralonWith(p, env, "--version");

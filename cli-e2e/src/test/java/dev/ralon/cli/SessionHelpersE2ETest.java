@@ -88,8 +88,10 @@ class SessionHelpersE2ETest {
     void theUsersTmuxServerDoesNotRunCommandsForTheSession(String backend, int uid) throws Exception {
         require("tmux");
         try (Session s = new Session(backend, uid)) {
-            // a server per run, on its own socket (a new server on the socket of one being killed may exit at once)
-            String start = "S=\"$HOME/tm-$1\"; tmux -S \"$S\" new-session -d 'sleep 300' || exit 9\n";
+            // a server per run, on its own socket (a new server on the socket of one being killed may exit at once);
+            // in $TMPDIR, which stays live: a socket in ~ itself is not reachable through the session's copy of ~
+            // (overlayfs: the copy's inode is not the one the server bound)
+            String start = "S=\"$TMPDIR/tm-$1\"; tmux -S \"$S\" new-session -d 'sleep 300' || exit 9\n";
             ProcessResult control = s.sh("set -- control\n" + start + "tmux -S \"$S\" run-shell \"echo CONTROL > $P/secret.txt\"; sleep 0.5;"
                     + " tmux -S \"$S\" kill-server");
             assertEquals("CONTROL\n", s.secret(), "control: the tmux server outside must run it: " + control);

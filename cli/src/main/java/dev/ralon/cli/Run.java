@@ -1,10 +1,12 @@
 package dev.ralon.cli;
 
 import dev.ralon.policy.git.GitLayout;
+import dev.ralon.enforcer.spi.Command;
 import dev.ralon.enforcer.spi.Launch;
 import dev.ralon.linux.Exec;
 import dev.ralon.linux.ExecException;
 import dev.ralon.linux.LauncherNamespace;
+import dev.ralon.linux.Supervisor;
 import dev.ralon.host.AgentsUnderLandlock;
 import dev.ralon.host.BackendSurvey;
 import dev.ralon.host.RunDecision;
@@ -33,8 +35,10 @@ import java.util.Map;
  * passed {@code --allow-degraded}, and then every refusal and missing guarantee is printed first). On success this
  * process (same pid) becomes the command through execve, so the command keeps the terminal, the foreground process
  * group, its exit status and its signals (under a backend that declares {@code leftovers}, the mount backend, the
- * command runs beneath this pid in a PID namespace of its own, and the chain passes the status and signals on). Every refusal is one line and exit 2, with nothing
- * started.
+ * command runs beneath this pid in a PID namespace of its own, and the chain passes the status and signals on). Where
+ * the backend cannot contain the session and the host holds {@code leftovers} itself ({@link RunDecision#supervised()}),
+ * this process stays instead, as the command's parent ({@link Supervisor}), and returns its status. Every refusal is
+ * one line and exit 2, with nothing started.
  */
 final class Run {
     /** Environment variable the command sees: the backend's name. */
@@ -185,7 +189,31 @@ final class Run {
             err.println("ralon: warning: " + notesProblem);
         }
         Path executable = Executables.resolve(command.get(0), env.get("PATH"), cwd);
-        Launch launch = d.prepare(d.command(executable, command, env));
+        Command prepared = d.command(executable, command, env);
+        if (d.supervised()) { // no PID namespace here: ralon stays as the command's parent (Supervisor)
+            try {
+                return Supervisor.run(() -> {
+                    Launch l = d.prepare(prepared);
+                    printStart(d, request, out, err, lines);
+                    return l;
+                }, d.sessionOptions());
+            } catch (ExecException e) {
+                throw CliException.error(e.getMessage());
+            }
+        }
+        Launch launch = d.prepare(prepared);
+        printStart(d, request, out, err, lines);
+        try {
+            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), d.sessionOptions());
+        } catch (ExecException e) {
+            throw CliException.error(e.getMessage());
+        }
+        throw new IllegalStateException("execve returned");
+    }
+
+    /** The start lines, printed once the command is prepared (or, supervised, about to be). */
+    private static void printStart(RunDecision d, RunRequest request, PrintWriter out, PrintWriter err,
+                                   StartLines lines) {
         String sessionSuffix = d.session().startLineSuffix(); // "; not refused towards processes outside: …"
         if (!sessionSuffix.isEmpty()) {
             lines.optIn(sessionSuffix.substring(2));
@@ -196,12 +224,6 @@ final class Run {
         lines.print(err, request.quiet(), request.verbose(), d.startLine(), d.errnoLine());
         out.flush();
         err.flush();
-        try {
-            Exec.replaceProcess(launch.executable(), launch.argv(), launch.env(), d.sessionOptions());
-        } catch (ExecException e) {
-            throw CliException.error(e.getMessage());
-        }
-        throw new IllegalStateException("execve returned");
     }
 
     /** {@code run --dry-run}: the decision, rendered; exit 0 when it could start, 1 when it would be refused. */

@@ -12,6 +12,7 @@ import dev.ralon.enforcer.spi.ProtectedSet;
 import dev.ralon.host.discovery.EnforcerFailure;
 import dev.ralon.linux.LauncherNamespace;
 import dev.ralon.linux.SessionGuard;
+import dev.ralon.linux.Supervisor;
 import dev.ralon.policy.Expansion;
 import dev.ralon.policy.walk.PolicySet;
 import dev.ralon.policy.Warning;
@@ -82,10 +83,12 @@ public final class RunDecision {
     private final List<ProtectedPath> notPreventable;
     private final Admission admission;
     private final SessionReport session;
+    private final boolean supervised;
 
     private RunDecision(Options options, PolicySet policies, Expansion expansion, WritableAreas.Outcome writable,
                         List<String> problems, Backends.Choice choice, Baseline.Applied baseline, ProtectedSet set,
-                        Plan plan, Admission admission, SessionReport session) {
+                        Plan plan, Admission admission, SessionReport session, boolean supervised) {
+        this.supervised = supervised;
         this.options = options;
         this.policies = policies;
         this.expansion = expansion;
@@ -192,8 +195,36 @@ public final class RunDecision {
                     + " without that confinement)", Set.of(Guarantee.WRITES_OUTSIDE)));
             admission = new Admission(List.copyOf(all), admission.notCreateProtected());
         }
+        SessionReport session = SessionReport.of(options.allowUnixSockets());
+        // what the backend cannot contain (leftovers: no PID namespace here), ralon holds itself when it can: it stays
+        // as the command's parent and a child subreaper, and ends every process left (Supervisor)
+        List<Plan.Refusal> leftovers = admission.refusals().stream()
+                .filter(r -> r.lost().equals(Set.of(Guarantee.LEFTOVERS))).toList();
+        boolean supervised = false;
+        if (!leftovers.isEmpty()) {
+            String cannot = Supervisor.unavailableReason(session.options(enforcer.name()));
+            List<Plan.Refusal> kept = new ArrayList<>();
+            for (Plan.Refusal r : admission.refusals()) {
+                if (!leftovers.contains(r)) {
+                    kept.add(r);
+                } else if (cannot != null) {
+                    kept.add(Plan.Refusal.of(r.path(), r.reason() + ", and ralon cannot end them itself: " + cannot,
+                            r.lost()));
+                }
+            }
+            supervised = cannot == null;
+            admission = new Admission(List.copyOf(kept), admission.notCreateProtected());
+        }
         return new RunDecision(options, in.policies(), expansion, writable, problems, choice, baseline, set, plan,
-                admission, SessionReport.of(options.allowUnixSockets()));
+                admission, session, supervised);
+    }
+
+    /**
+     * Whether ralon stays as the command's parent and ends every process it leaves ({@link Supervisor}): the
+     * backend cannot contain the session itself here, and the session guard keeps the command from signalling ralon.
+     */
+    public boolean supervised() {
+        return supervised;
     }
 
     /** The options it was decided on. */
@@ -424,6 +455,7 @@ public final class RunDecision {
     public String startLine() {
         Confinement.Copy copy = confinement().copy();
         return StartReport.startLine(enforcer(), planned(), notPreventable(), policies) + session.startLineSuffix()
+                + (supervised ? "; ralon stays beside the command and ends every process it leaves" : "")
                 + (writable.confinement().confined() ? ""
                 : "; writes outside the project NOT confined (--write-anywhere)")
                 + (copy == null ? "" : "; ~ is a copy: what the session writes there stays in ~/"

@@ -53,6 +53,9 @@ public final class WritableAreas {
             new String[] {".npm/_cacache", "npm's cache (content-addressed: checked against its hash on every read)"},
             new String[] {".npm/_logs", "npm's logs"});
 
+    /** How the temporary directories' areas begin their {@link Confinement.Area#why()}. */
+    static final String TEMPORARY = "temporary files";
+
     private WritableAreas() {
     }
 
@@ -93,8 +96,13 @@ public final class WritableAreas {
         Path home = home(env);
         Outcome plain = of(projectRoot, env, temp, allowWrite, cwd, false);
         String noCopy = HomeCopy.unavailable(home);
-        if (noCopy == null && plain.confinement().areas().stream().anyMatch(a -> home.startsWith(a.path()))) {
-            noCopy = "it is writable whole (an area you added)";
+        // a temporary directory holding the home directory (HOME=/tmp/..., as containers and CI jobs set it) does not
+        // make it writable whole: the copy goes over it, the areas beneath it put back. The project, or an area the
+        // user added, holding it does: those are live by the user's choice.
+        Confinement.Area holder = noCopy != null ? null : plain.confinement().areas().stream()
+                .filter(a -> home.startsWith(a.path()) && !a.why().startsWith(TEMPORARY)).findFirst().orElse(null);
+        if (holder != null) {
+            noCopy = "it is writable whole (it lies in " + holder.why() + ", " + holder.path() + ")";
         }
         if (noCopy != null) {
             return new Outcome(plain.confinement(), plain.left(), plain.absent(), null, noCopy);
@@ -118,10 +126,10 @@ public final class WritableAreas {
         add(areas, left, projectRoot, "the project");
         gitDirectory(areas, left, projectRoot);
         if (temp != null) {
-            add(areas, left, cwd.resolve(temp), "temporary files (--temp)");
+            add(areas, left, cwd.resolve(temp), TEMPORARY + " (--temp)");
         } else {
             for (String t : List.of("/tmp", "/var/tmp", "/dev/shm")) {
-                add(areas, left, Path.of(t), "temporary files");
+                add(areas, left, Path.of(t), TEMPORARY);
             }
             String tmpdir = env.get("TMPDIR");
             if (tmpdir != null && tmpdir.startsWith("/")) {
@@ -129,7 +137,7 @@ public final class WritableAreas {
                 if (t.getParent() == null || (home != null && home.startsWith(t))) {
                     left.add(new Left(tmpdir, "$TMPDIR is / or holds $HOME: not a temporary directory"));
                 } else {
-                    add(areas, left, t, "temporary files ($TMPDIR)");
+                    add(areas, left, t, TEMPORARY + " ($TMPDIR)");
                 }
             }
         }

@@ -81,23 +81,7 @@ public final class Exec {
      */
     public static void replaceProcess(Path executable, List<String> argv, Map<String, String> env,
                                       SessionGuard.Options session) throws ExecException {
-        Map<String, String> environment = new TreeMap<>(env);
-        restoreNofile(environment.remove(ORIG_NOFILE_ENV));
-        int rc = LibC.pthread_sigmask(SIG_SETMASK, new byte[SIGSET_BYTES], null);
-        if (rc != 0) {
-            throw new ExecException("cannot clear the signal mask: pthread_sigmask returned " + rc);
-        }
-        markDescriptorsCloseOnExec();
-        System.out.flush();
-        System.err.flush();
-        String[] envp = new String[environment.size()];
-        int i = 0;
-        for (Map.Entry<String, String> e : environment.entrySet()) {
-            envp[i++] = e.getKey() + "=" + e.getValue();
-        }
-        TerminalGuard.install();
-        SessionGuard.install(session);
-        StringArray envArray = new StringArray(envp);
+        StringArray envArray = new StringArray(guard(env, session));
         StringArray argvArray = new StringArray(argv.toArray(new String[0]));
         // the last step before execve, nothing of this JVM reads descriptor 3 after it (SessionContainer.startPid1)
         SessionContainer.placeLifeline();
@@ -117,6 +101,76 @@ public final class Exec {
         } catch (LastErrorException e) {
             throw new ExecException("cannot execute " + executable + " (not a binary, no #!) with " + BOURNE_SHELL
                     + ": " + Errno.text(e));
+        }
+    }
+
+    /**
+     * The steps before the program starts, on the calling thread (the class doc's list but the exec): the signal mask
+     * cleared, RLIMIT_NOFILE restored, descriptors marked close-on-exec, the terminal and session guards installed.
+     * Returns the environment as {@code NAME=value} strings.
+     */
+    private static String[] guard(Map<String, String> env, SessionGuard.Options session) throws ExecException {
+        Map<String, String> environment = new TreeMap<>(env);
+        restoreNofile(environment.remove(ORIG_NOFILE_ENV));
+        int rc = LibC.pthread_sigmask(SIG_SETMASK, new byte[SIGSET_BYTES], null);
+        if (rc != 0) {
+            throw new ExecException("cannot clear the signal mask: pthread_sigmask returned " + rc);
+        }
+        markDescriptorsCloseOnExec();
+        System.out.flush();
+        System.err.flush();
+        String[] envp = new String[environment.size()];
+        int i = 0;
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            envp[i++] = e.getKey() + "=" + e.getValue();
+        }
+        TerminalGuard.install();
+        SessionGuard.install(session);
+        return envp;
+    }
+
+    /**
+     * The gate's shell ({@link #spawnGated}): it reads one line from descriptor 3 and execs its arguments only when
+     * that line is {@code go}; when the pipe ends first (ralon's process died), it exits 125 and nothing runs. Its
+     * {@code exec} runs a file without {@code #!} with the shell, as execvp(3) does.
+     */
+    static final String GATE = "IFS= read -r go <&3 && [ \"$go\" = go ] || exit 125; exec 3<&-; exec \"$@\"";
+
+    /**
+     * As {@link #replaceProcess(Path, List, Map, SessionGuard.Options)}, but the program starts as a <em>child</em> of
+     * this process: posix_spawn(3) from the calling thread (glibc clones that thread with CLONE_VM|CLONE_VFORK: the
+     * child has its credentials, seccomp filters, no_new_privs and Landlock domains, which are per thread), through
+     * {@link #GATE}, whose descriptor 3 is {@code gate} (a pipe's read end): the program runs only once the caller
+     * writes {@code go} to the other end ({@link Supervisor}: after the calling thread, which is in the session's
+     * domain, has ended). The program's argv[0] becomes its path (a shell's {@code exec} cannot set it). Returns the
+     * child's pid.
+     *
+     * @throws ExecException when a guard or the spawn fails: nothing was started
+     */
+    static int spawnGated(Path executable, List<String> argv, Map<String, String> env, SessionGuard.Options session,
+                          int gate) throws ExecException {
+        StringArray envArray = new StringArray(guard(env, session));
+        List<String> gated = new ArrayList<>(List.of(BOURNE_SHELL, "-c", GATE, argv.isEmpty() ? "sh" : argv.get(0),
+                executable.toString()));
+        gated.addAll(argv.subList(Math.min(1, argv.size()), argv.size()));
+        // the landlock broker's filter, when a backend armed it: last, as its calls then wait for the broker (the
+        // spawn's clone and the shell's execve are none of them)
+        SeccompNotify.handOverBeforeExec();
+        com.sun.jna.Memory actions = new com.sun.jna.Memory(256);
+        actions.clear();
+        LibC.posix_spawn_file_actions_init(actions);
+        try {
+            LibC.posix_spawn_file_actions_adddup2(actions, gate, 3);
+            int[] pid = new int[1];
+            int rc = LibC.posix_spawn(pid, BOURNE_SHELL, actions, null,
+                    new StringArray(gated.toArray(new String[0])), envArray);
+            if (rc != 0) {
+                throw new ExecException("cannot start " + executable + " through " + BOURNE_SHELL + ": "
+                        + Errno.text(rc) + " (posix_spawn)");
+            }
+            return pid[0];
+        } finally {
+            LibC.posix_spawn_file_actions_destroy(actions);
         }
     }
 

@@ -151,6 +151,12 @@ public final class LibC {
     /** pipe2(2): {@code fds} receives {read end, write end}. */
     public static native int pipe2(int[] fds, int flags) throws LastErrorException;
 
+    /** write(2) from a Java array; the count written, -1 and errno on failure. */
+    public static native long write(int fd, byte[] buf, long count);
+
+    /** kill(2); -1 and errno on failure. */
+    public static native int kill(int pid, int sig);
+
     /** read(2) into a Java array; the count, 0 at the end, -1 and errno on failure. */
     public static native long read(int fd, byte[] buf, long count);
 

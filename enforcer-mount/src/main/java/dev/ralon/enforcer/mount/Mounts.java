@@ -131,7 +131,10 @@ final class Mounts {
         if (home != null) {
             for (PlanFile.Entry p : protectedPaths) {
                 java.nio.file.Path path = java.nio.file.Path.of(p.path());
-                if (path.startsWith(home) && !path.equals(home) && areas.stream().noneMatch(a -> beneath(path, a))) {
+                // beneath an area inside the home directory, the area's clone brings its read-only bind back; beneath
+                // one outside it (/tmp over a home there), the copy hides it: put back itself
+                if (path.startsWith(home) && !path.equals(home) && areas.stream().noneMatch(
+                        a -> java.nio.file.Path.of(a.path()).startsWith(home) && beneath(path, a))) {
                     overCopy.add(p);
                 }
             }
