@@ -111,6 +111,9 @@ final class HomeCommand implements Callable<Integer> {
         if (changes.size() > LISTED) {
             out.println("  and " + (changes.size() - LISTED) + " more (under " + shown(home, store) + "/upper/)");
         }
+        if (Files.isDirectory(store.resolve("caches"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            out.println("  tool caches of the sessions without a copy (landlock): " + shown(home, store) + "/caches/");
+        }
         out.flush();
         return ExitCodes.OK;
     }

@@ -84,6 +84,40 @@ public final class HomeCopy {
         return home.resolve(STORES).resolve(HexFormat.of().formatHex(id, 0, 8) + "-" + name);
     }
 
+    /**
+     * Where the tools' caches of the project's sessions go when there is no copy ({@link #CACHE_VARIABLES}; the
+     * landlock route, a home that cannot be copied): {@code caches/} in the project's store, so that {@code ralon home}
+     * shows and drops it with the copy; nothing is made.
+     */
+    public static Path caches(Path home, Path project) {
+        return store(home, project).resolve("caches");
+    }
+
+    /**
+     * The standard variables that point the tools' caches into {@link #caches} (each only when the user has not set
+     * it): the XDG cache (pip, Go's build cache, node-gyp, yarn and most others), npm's cache, Go's module cache.
+     * Maven's and Gradle's homes also hold settings and credentials, so they are not moved (docs/security.md).
+     */
+    public static final List<String[]> CACHE_VARIABLES = List.of(new String[] {"XDG_CACHE_HOME", "xdg"},
+            new String[] {"npm_config_cache", "npm"}, new String[] {"GOMODCACHE", "go-mod"});
+
+    /** Makes {@link #caches} (each missing directory from {@code ~/.local} down, mode 0700) and checks it, as {@link #make}. */
+    public static void makeCaches(Path home, Path project) {
+        Path store = store(home, project);
+        Path caches = caches(home, project);
+        try {
+            makeStore(home, store);
+            if (!Files.exists(caches, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectory(caches, PosixFilePermissions.asFileAttribute(PRIVATE));
+            }
+            check(caches, true);
+            writeProject(store, project);
+        } catch (IOException | RuntimeException e) {
+            throw new HostException("the tool caches of this project (" + caches + ") cannot be used: "
+                    + e.getMessage() + "; remove " + store + " to start afresh (nothing was started)");
+        }
+    }
+
     /** The copy of {@code home} for the project at {@code project}, as the backend is given it; nothing is made. */
     public static Confinement.Copy of(Path home, Path project) {
         Path store = store(home, project);
@@ -99,36 +133,44 @@ public final class HomeCopy {
      */
     public static void make(Confinement.Copy copy, Path project) {
         Path home = copy.path();
-        Path rel = home.relativize(copy.store());
-        Path at = home;
         try {
-            for (Path name : rel) {
-                at = at.resolve(name);
-                boolean ours = at.startsWith(home.resolve(STORES));
-                if (!Files.exists(at, LinkOption.NOFOLLOW_LINKS)) {
-                    Files.createDirectory(at, PosixFilePermissions.asFileAttribute(PRIVATE));
-                }
-                check(at, ours);
-            }
+            makeStore(home, copy.store());
             for (Path layer : List.of(copy.upper(), copy.work())) {
                 if (!Files.exists(layer, LinkOption.NOFOLLOW_LINKS)) {
                     Files.createDirectory(layer, PosixFilePermissions.asFileAttribute(PRIVATE));
                 }
                 check(layer, true);
             }
-            Path named = copy.store().resolve(PROJECT_FILE);
-            String text = project + "\n";
-            if (!Files.isRegularFile(named, LinkOption.NOFOLLOW_LINKS)) {
-                if (Files.exists(named, LinkOption.NOFOLLOW_LINKS)) {
-                    throw new IOException(named + " is not a file");
-                }
-                Files.writeString(named, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW,
-                        java.nio.file.StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-            }
+            writeProject(copy.store(), project);
         } catch (IOException | RuntimeException e) {
             throw new HostException("the copy of your home directory for this project (" + copy.store() + ") cannot"
                     + " be used: " + e.getMessage() + "; remove it (its changes are lost) to start a fresh one, or run"
                     + " with --write-anywhere (nothing was started)");
+        }
+    }
+
+    /** Each missing directory from the home directory down to {@code store} made (0700) and every one checked. */
+    private static void makeStore(Path home, Path store) throws IOException {
+        Path at = home;
+        for (Path name : home.relativize(store)) {
+            at = at.resolve(name);
+            boolean ours = at.startsWith(home.resolve(STORES));
+            if (!Files.exists(at, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectory(at, PosixFilePermissions.asFileAttribute(PRIVATE));
+            }
+            check(at, ours);
+        }
+    }
+
+    /** The store's {@code project} file, naming the project it belongs to, written once. */
+    private static void writeProject(Path store, Path project) throws IOException {
+        Path named = store.resolve(PROJECT_FILE);
+        if (!Files.isRegularFile(named, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(named, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException(named + " is not a file");
+            }
+            Files.writeString(named, project + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         }
     }
 
@@ -176,12 +218,14 @@ public final class HomeCopy {
                 ? Files.readString(named, StandardCharsets.UTF_8).strip() : "?";
         long[] bytes = {0};
         java.time.Instant[] last = {Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant()};
-        walk(p.resolve("upper"), (f, a) -> {
-            bytes[0] += a.isRegularFile() ? a.size() : 0;
-            if (a.lastModifiedTime().toInstant().isAfter(last[0])) {
-                last[0] = a.lastModifiedTime().toInstant();
-            }
-        });
+        for (String part : List.of("upper", "caches")) { // the copy's changes, and the tool caches of sessions without one
+            walk(p.resolve(part), (f, a) -> {
+                bytes[0] += a.isRegularFile() ? a.size() : 0;
+                if (a.lastModifiedTime().toInstant().isAfter(last[0])) {
+                    last[0] = a.lastModifiedTime().toInstant();
+                }
+            });
+        }
         return new Store(p, project, bytes[0], last[0]);
     }
 

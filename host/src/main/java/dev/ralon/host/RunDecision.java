@@ -412,6 +412,12 @@ public final class RunDecision {
                     enforcer().deniesMount(), home == null || home.isEmpty() ? null
                             : Path.of(home).toAbsolutePath().normalize(), policies.nearest().root()));
         }
+        Path caches = caches();
+        if (caches != null) {
+            notes.add("~ is read-only to the session (no copy under " + enforcer().name() + "): the tools' caches go to "
+                    + caches + " (" + String.join(", ", HomeCopy.CACHE_VARIABLES.stream().map(v -> v[0]).toList())
+                    + ", unless you set them); `ralon home --drop` empties them");
+        }
         return notes;
     }
 
@@ -426,10 +432,22 @@ public final class RunDecision {
             env.put("TMPDIR", confinement.areas().stream().filter(a -> a.why().endsWith("(--temp)")).findFirst()
                     .map(a -> a.path().toString()).orElse(env.getOrDefault("TMPDIR", "/tmp")));
         }
+        Path caches = caches();
+        if (caches != null) { // ~ read-only, no copy: the tools' caches go to the project's (HomeCopy.CACHE_VARIABLES)
+            for (String[] v : HomeCopy.CACHE_VARIABLES) {
+                env.putIfAbsent(v[0], caches.resolve(v[1]).toString());
+            }
+        }
         env.put(StartReport.ENV_BACKEND, enforcer().name());
         env.put(StartReport.ENV_POLICY, policies.nearest().file().toString());
         StartReport.putEnv(env, enforcer(), planned());
         return Command.of(executable, argv, env, options.cwd());
+    }
+
+    /** The project's tool caches when the session has them (an area, ~ no copy: {@link WritableAreas#CACHES}), or null. */
+    public Path caches() {
+        return confinement().areas().stream().filter(a -> a.why().equals(WritableAreas.CACHES)).findFirst()
+                .map(Confinement.Area::path).orElse(null);
     }
 
     /**
@@ -441,6 +459,10 @@ public final class RunDecision {
         Confinement.Copy copy = confinement().copy();
         if (copy != null) {
             HomeCopy.make(copy, policies.nearest().root()); // its store, made and checked (one line if damaged)
+        }
+        Path caches = caches();
+        if (caches != null) {
+            HomeCopy.makeCaches(Path.of(options.env().get("HOME")).normalize(), policies.nearest().root());
         }
         try {
             return enforcer().prepare(plan, command, confinement());

@@ -56,6 +56,9 @@ public final class WritableAreas {
     /** How the temporary directories' areas begin their {@link Confinement.Area#why()}. */
     static final String TEMPORARY = "temporary files";
 
+    /** The {@link Confinement.Area#why()} of the project's tool caches ({@link HomeCopy#caches}), when ~ is no copy. */
+    public static final String CACHES = "the project's tool caches (~ is read-only, not a copy)";
+
     private WritableAreas() {
     }
 
@@ -154,7 +157,10 @@ public final class WritableAreas {
             for (String[] s : CHECKED_CACHES) {
                 addQuietly(areas, home.resolve(s[0]), s[1]);
             }
-            missingNpmCache(absent, home, env);
+            if (Files.isDirectory(home)) { // made at the run's start (HomeCopy.makeCaches), so no existence asked
+                Path caches = HomeCopy.caches(home, projectRoot);
+                areas.putIfAbsent(caches, new Confinement.Area(caches, true, CACHES));
+            }
         }
         if (home != null) {
             Path file = userFile(env, home);
@@ -342,33 +348,6 @@ public final class WritableAreas {
         if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             addQuietly(areas, d, why);
         }
-    }
-
-    /**
-     * npm's checked cache, when npm is installed (on {@code PATH}) and the cache does not exist yet: said, since nothing
-     * is created here and the session cannot make it (its parent, in {@code $HOME}, is read-only to the session under
-     * every backend: npm's first {@code install} in a session then fails with ENOENT/EACCES on {@code ~/.npm}).
-     */
-    private static void missingNpmCache(List<Left> left, Path home, Map<String, String> env) {
-        Path cache = home.resolve(CHECKED_CACHES.get(0)[0]);
-        if (Files.exists(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !onPath("npm", env.get("PATH"))) {
-            return;
-        }
-        left.add(new Left("~/" + CHECKED_CACHES.get(0)[0], "npm's cache: it does not exist yet and a session cannot"
-                + " make it, so npm install would fail; make it and its logs before the run: mkdir -p ~/.npm/_cacache"
-                + " ~/.npm/_logs"));
-    }
-
-    private static boolean onPath(String name, String path) {
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void addQuietly(Map<Path, Confinement.Area> areas, Path p, String why) {
