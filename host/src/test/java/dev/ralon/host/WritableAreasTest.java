@@ -29,28 +29,25 @@ class WritableAreasTest {
     }
 
     @Test
-    void aMissingNpmCacheIsSaidWhenNpmIsInstalledAndNothingIsMade() throws Exception {
+    void withoutACopyTheToolCachesAreAnAreaOfTheProjectsStoreAndNothingIsMade() throws Exception {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path bin = Files.createDirectories(tmp.resolve("bin"));
-        Path npm = Files.writeString(bin.resolve("npm"), "#!/bin/sh\n");
+        Path project = tmp.resolve("project");
 
-        WritableAreas.Outcome none = areas(home, bin);
-        assertTrue(none.absent().isEmpty(), "npm is not executable yet: " + none.absent());
+        WritableAreas.Outcome o = areas(home, bin);
+        Path caches = HomeCopy.caches(home, project);
+        assertTrue(caches.startsWith(home.resolve(HomeCopy.STORES)), caches.toString());
+        assertTrue(o.confinement().areas().stream().anyMatch(a -> a.path().equals(caches)
+                && a.why().equals(WritableAreas.CACHES)), o.confinement().areas().toString());
+        assertTrue(Files.notExists(home.resolve(".local")), "nothing is created by the decision");
+        assertTrue(o.absent().isEmpty(), o.absent().toString());
+        if (o.copied() != null) { // a copy holds the caches itself: no such area
+            assertTrue(o.copied().confinement().areas().stream().noneMatch(a -> a.why().equals(WritableAreas.CACHES)),
+                    o.copied().confinement().areas().toString());
+        }
 
-        Files.setPosixFilePermissions(npm, PosixFilePermissions.fromString("rwxr-xr-x"));
-        WritableAreas.Outcome missing = areas(home, bin);
-        assertEquals(1, missing.absent().size(), missing.absent().toString());
-        assertEquals("~/.npm/_cacache", missing.absent().get(0).path());
-        assertTrue(missing.absent().get(0).why().contains("mkdir -p ~/.npm/_cacache ~/.npm/_logs"),
-                missing.absent().get(0).why());
-        assertTrue(Files.notExists(home.resolve(".npm")), "nothing is created");
-        assertTrue(missing.left().isEmpty(), "not said at every start: " + missing.left());
-
-        Files.createDirectories(home.resolve(".npm/_cacache"));
-        Files.createDirectories(home.resolve(".npm/_logs"));
-        WritableAreas.Outcome present = areas(home, bin);
-        assertTrue(present.absent().isEmpty(), present.absent().toString());
-        assertTrue(present.confinement().areas().stream()
-                .anyMatch(a -> a.path().equals(home.resolve(".npm/_cacache"))), present.confinement().areas().toString());
+        HomeCopy.makeCaches(home, project);
+        assertTrue(Files.isDirectory(caches), "made at the start of a run");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(caches)));
     }
 }
