@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * While the command runs, SIGINT, SIGTERM and SIGHUP sent to ralon's pid are passed on to the command (the terminal's
  * Ctrl-C reaches both: the command is in ralon's process group, so it keeps the terminal); ralon's exit status is the
  * command's, 128+N when it died of signal N (as a shell says it). Then every process left is killed (SIGKILL) and
- * reaped, until none is left. The cost: ralon's JVM stays for the session (about 40 MB resident; docs/performance.md).
+ * reaped, until none is left. The cost: ralon's JVM stays for the session (56 MB resident, measured: docs/performance.md).
  *
  * @since 0.1.0
  */
