@@ -175,12 +175,13 @@ class WritesOutsideE2ETest {
             assertTrue(dry.out().contains("writable: ~/extra-file-area/ (your addition"), dry.toString());
             assertTrue(dry.out().contains("writable: /tmp/ (temporary files)"), dry.toString());
 
-            // what was asked for and cannot be an area is said; a --temp that is not a directory is refused
+            // an --allow-write or --temp that is not there is refused in one line, nothing started
             ProcessResult missing = u.ralon(project, "run", "--backend", backend, "--allow-write", "~/no-such-dir", "--",
-                    "true");
-            assertEquals(0, missing.code(), missing.toString());
-            assertTrue(missing.err().contains("ralon: warning: " + home.resolve("no-such-dir")
-                    + " is not writable in this session (does not exist)"), missing.toString());
+                    "touch", "started");
+            assertEquals(2, missing.code(), missing.toString());
+            assertEquals("ralon: --allow-write ~/no-such-dir: " + home.resolve("no-such-dir") + " does not exist (create"
+                    + " it first, or leave the option out; nothing was started)\n", missing.err(), missing.toString());
+            assertFalse(Files.exists(project.resolve("started")), missing.toString());
             ProcessResult noTemp = u.ralon(project, "run", "--backend", backend, "--temp", "no-such-dir", "--", "true");
             assertEquals(2, noTemp.code(), noTemp.toString());
             assertEquals("ralon: --temp no-such-dir: not a directory (it must exist; nothing was started)\n",

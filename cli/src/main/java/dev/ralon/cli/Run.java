@@ -83,6 +83,13 @@ final class Run {
             throw CliException.error("--temp " + request.writes().temp() + ": not a directory (it must exist; nothing"
                     + " was started)");
         }
+        for (String a : request.writes().allow()) { // asked for on this run: never a silent no-op (a line in the file is said)
+            Path p = WritableAreas.allowed(a, System.getenv(), Path.of("").toAbsolutePath());
+            if (!Files.exists(p)) {
+                throw CliException.error("--allow-write " + a + ": " + p + " does not exist (create it first, or leave"
+                        + " the option out; nothing was started)");
+            }
+        }
         WalkReader.install();
         Expansion expansion = policies.expand(false); // no "would match deeper" walk at start-up
         for (String problem : survey.problems()) { // said before the choice, which may refuse because of one

@@ -170,9 +170,7 @@ public final class WritableAreas {
             }
         }
         for (String a : allowWrite) {
-            Path p = a.equals("~") && home != null ? home
-                    : a.startsWith("~/") && home != null ? home.resolve(a.substring(2)) : cwd.resolve(a);
-            add(areas, left, p, "your addition (--allow-write)");
+            add(areas, left, allowed(a, env, cwd), "your addition (--allow-write)");
         }
         if (!copy) {
             return new Outcome(new Confinement(true, outermost(areas)), left, absent);
@@ -184,6 +182,13 @@ public final class WritableAreas {
         List<Confinement.Area> all = new ArrayList<>(outermost(outside));
         all.addAll(outermost(inside));
         return new Outcome(new Confinement(true, all, HomeCopy.of(home, projectRoot)), left, absent);
+    }
+
+    /** The path an {@code --allow-write} argument names: {@code ~} and {@code ~/…} in the home directory, else from {@code cwd}. */
+    public static Path allowed(String a, Map<String, String> env, Path cwd) {
+        Path home = home(env);
+        return a.equals("~") && home != null ? home
+                : a.startsWith("~/") && home != null ? home.resolve(a.substring(2)) : cwd.resolve(a);
     }
 
     /** {@code $XDG_CONFIG_HOME/ralon/writable}, else {@code ~/.config/ralon/writable}. */
