@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rebase, merge, tag, gc, a worktree inside the project), an editor's atomic save and {@code sed -i}, node
  * ({@code npm install} of a package from the registry and of a local one with a bin, which makes
  * {@code node_modules/.bin} links, {@code npm test}, {@code npx} of that bin), Python ({@code python3 -m venv},
- * {@code setup.py develop} of the project, the module run from the venv; pytest and wheel are not installed here). Checked from outside: every step exits 0;
+ * {@code setup.py develop} of the project, the module run from the venv; pytest and wheel are not installed here).
+ * And the same with no user namespaces (two cells, root and 65534, an empty home), with no backend named. Checked from outside: every step exits 0;
  * the protected file is unchanged and a write to it fails; the real home directory holds nothing new but ralon's own
  * (the session notes, the project's store, JNA's cache) — a warm one is file for file as it was.
  *
@@ -37,6 +38,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WorkflowGridE2ETest {
     static final String SECRET = "s3cret\n";
+    /**
+     * The cell with no user namespaces: everything runs inside a user namespace whose {@code user.max_user_namespaces}
+     * is 0 (user_namespaces(7): per namespace), so ralon can make none, and {@code ralon run} is given no backend.
+     */
+    static final String NO_USERNS = "no user namespaces";
 
     @BeforeAll
     static void executable() {
@@ -52,6 +58,10 @@ class WorkflowGridE2ETest {
                 }
             }
         }
+        // where no user namespace can be made (as under Docker's default seccomp profile): a plain run chooses
+        // landlock, and ralon stays as the command's parent (Supervisor)
+        out.add(Arguments.of(NO_USERNS, 0, false));
+        out.add(Arguments.of(NO_USERNS, TestProcess.NOBODY, false));
         return out.stream();
     }
 
@@ -102,8 +112,21 @@ class WorkflowGridE2ETest {
                 }
             }
             TreeSet<String> before = listing(home);
-            u.assumeBackend(p, backend);
-            ProcessResult r = plain(u, p, List.of(u.exe.toString(), "run", "--backend", backend, "--", "sh", "-c", WORK));
+            List<String> run = new ArrayList<>(List.of(u.exe.toString(), "run"));
+            if (backend.equals(NO_USERNS)) {
+                Requirements.require(plain(u, p, List.of("unshare", "--user", "--map-root-user", "true")).code() == 0,
+                        "unprivileged user namespaces, to take them away inside one");
+                run = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "sh", "-c",
+                        "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\"", "sh", u.exe.toString(), "run"));
+            } else {
+                u.assumeBackend(p, backend);
+                run.addAll(List.of("--backend", backend));
+            }
+            run.addAll(List.of("--", "sh", "-c", WORK));
+            ProcessResult r = plain(u, p, run);
+            if (backend.equals(NO_USERNS)) {
+                assertTrue(r.err().contains("locked via the landlock backend; ralon stays beside the command"), r.err());
+            }
             assertEquals(0, r.code(), r.toString());
             for (String s : STEPS) {
                 assertTrue(r.out().contains("OK " + s + "\n"), s + " under " + backend + ": " + r);

@@ -7,9 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks API that may still change or go in any minor release, with a note in the changelog. Use it when you must,
- * and build against the exact Ralon version you run with. An element marked experimental inside a {@link Stable}
- * type is experimental.
+ * Marks API that may still change or go in any minor release, with a note in the changelog (docs/spi-changelog.md).
+ * Use it when you must, and build against the exact Ralon version you run with. An element marked experimental inside
+ * a {@link Stable} type is experimental.
  *
  * @since 0.1.0
  */

@@ -133,6 +133,23 @@ class ApiCompatibilityTest {
                 .collect(Collectors.joining(", "));
     }
 
+    /** The changelog a plugin's author reads (docs/spi-changelog.md), which names the listing it describes. */
+    private static final Path CHANGELOG = Path.of("../docs/spi-changelog.md");
+
+    /**
+     * No API change lands without a changelog entry: the changelog's {@code api-listing:} line names the first 16 hex
+     * digits of the listing's SHA-256, so a regenerated listing fails here until the entry is written.
+     */
+    @Test
+    void theChangelogNamesThisListing() throws Exception {
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(BASELINE))).substring(0, 16);
+        String changelog = Files.readString(CHANGELOG);
+        org.junit.jupiter.api.Assertions.assertTrue(changelog.contains("\napi-listing: " + sha + "\n"),
+                "the SPI's API listing changed: add an entry to docs/spi-changelog.md (breaks the build, changes"
+                + " behaviour or additive, with a before/after) and set its line to `api-listing: " + sha + "`");
+    }
+
     @Test
     void theApiIsTheAgreedOne() throws Exception {
         List<String> now = render();
