@@ -117,6 +117,24 @@ public final class Enforcers {
         if (jar != null && providers.isEmpty() && problems.stream().noneMatch(p -> p.startsWith("plugin " + jar + ":"))) {
             problems.add("plugin " + jar + ": lists no enforcer in " + SERVICE_FILE + "; ignored");
         }
+        if (jar != null && !providers.isEmpty()) {
+            // a jar built against another SPI loads, is listed, and fails only when a call first resolves (prepare):
+            // every reference it makes to the SPI is resolved here instead (SpiLinks), before anything is created
+            try {
+                List<String> missing = SpiLinks.unresolved(jar, loader);
+                if (!missing.isEmpty()) {
+                    problems.add("plugin " + jar + ": built against an SPI this ralon does not have: it uses "
+                            + String.join(", ", missing.subList(0, Math.min(SpiLinks.NAMED, missing.size())))
+                            + (missing.size() > SpiLinks.NAMED ? " and " + (missing.size() - SpiLinks.NAMED) + " more" : "")
+                            + ", which this ralon's enforcer-spi lacks; rebuild it against this version"
+                            + " (docs/spi-changelog.md); excluded");
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                problems.add("plugin " + jar + ": cannot be read: " + oneLine(e) + "; excluded");
+                return;
+            }
+        }
         for (Map.Entry<String, String> p : providers.entrySet()) {
             String cn = p.getKey();
             String listedIn = p.getValue();
