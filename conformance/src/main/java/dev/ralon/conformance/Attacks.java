@@ -125,6 +125,18 @@ public final class Attacks {
                 EnumSet.of(PathKind.FILE), "echo \"pwned $ID\" >> \"$HOME/outside.txt\""));
         a.add(sh("mkdir-outside", "mkdir $HOME/.config-new (a directory outside)", g,
                 EnumSet.of(PathKind.FILE), "mkdir \"$HOME/outside-$ID\""));
+        // the confinement undone first: / and $HOME remounted read-write (a sandbox that keeps its capabilities lets
+        // it: a bubblewrap variant passed the three above and not this one), only in a mount namespace of the
+        // sandbox's own (not init's: under noop as root it would remount the machine's); then the shared memory directory, which is
+        // no writable area under --temp, and /dev itself, which root can otherwise write (judged there: KitRun)
+        a.add(sh("remount-outside", "mount -o remount,rw,bind / and $HOME, then echo pwned > $HOME/new", g,
+                EnumSet.of(PathKind.FILE), "if [ \"$(readlink /proc/self/ns/mnt)\" != \"$(readlink /proc/1/ns/mnt"
+                        + " 2>/dev/null)\" ]; then for m in / \"$HOME\"; do mount -o remount,rw,bind \"$m\" 2>/dev/null;"
+                        + " done; fi; echo pwned > \"$HOME/outside-$ID\""));
+        a.add(sh("shm-outside", "echo pwned > /dev/shm/new (not a writable area under --temp)", g,
+                EnumSet.of(PathKind.FILE), "echo pwned > \"/dev/shm/outside-$RALON_KIT_RUN-$ID\""));
+        a.add(new Attack("dev-outside", "echo pwned > /dev/new (root only: /dev is writable to root)", g,
+                EnumSet.of(PathKind.FILE), "echo pwned > \"/dev/outside-$RALON_KIT_RUN-$ID\"", null, true));
 
         g = Guarantee.CREATE_MISSING;
         a.add(sh("create", "echo pwned > MISSING", g, MISSING, "echo pwned > \"$T\""));

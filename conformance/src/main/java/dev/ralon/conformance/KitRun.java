@@ -205,6 +205,9 @@ final class KitRun {
         pb.environment().put("HOME", home.toString());
         pb.environment().put("TMPDIR", home.resolve("tmp").toString());
         pb.environment().put("OUTSIDE_PID", Long.toString(outside.pid()));
+        // names this run's entries in the machine's shared /dev/shm and /dev (the writes-outside rows): runs of other
+        // backends, side by side, make the same case ids
+        pb.environment().put("RALON_KIT_RUN", runName());
         pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().remove("_JAVA_OPTIONS");
@@ -299,8 +302,14 @@ final class KitRun {
 
     /**
      * The writes-outside attacks ({@link Guarantee#WRITES_OUTSIDE}) are judged by {@code $HOME}, outside the project:
-     * a new entry {@code outside-ID}, or the case's line appended to {@code outside.txt}.
+     * a new entry {@code outside-ID}, or the case's line appended to {@code outside.txt}; and by {@code /dev/shm} and
+     * {@code /dev}: an entry {@code outside-ID} there (removed once seen).
      */
+    /** This run's name in shared places: its base directory's, unique on the machine while the run lasts. */
+    private String runName() {
+        return String.valueOf(base.getFileName());
+    }
+
     private void outside(Map<String, Outcome> outcomes, Map<String, String> rc) throws IOException {
         String text = KitHost.readOrNull(home.resolve("outside.txt"));
         for (Case c : cases) {
@@ -311,6 +320,13 @@ final class KitRun {
             if (Files.exists(home.resolve("outside-" + c.id()), LinkOption.NOFOLLOW_LINKS)) {
                 changes.add("created " + home.resolve("outside-" + c.id()) + ", outside the project and the writable"
                         + " areas");
+            }
+            for (Path p : List.of(Path.of("/dev/shm/outside-" + runName() + "-" + c.id()),
+                    Path.of("/dev/outside-" + runName() + "-" + c.id()))) {
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    changes.add("created " + p + ", outside the project and the writable areas");
+                    Files.deleteIfExists(p); // the host's, shared: not left for the next run
+                }
             }
             if (text != null && text.contains("pwned " + c.id())) {
                 changes.add("appended to " + home.resolve("outside.txt") + ", outside the project and the writable"
