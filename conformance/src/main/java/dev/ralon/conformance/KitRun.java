@@ -300,16 +300,16 @@ final class KitRun {
                 identity == null ? "(not recorded)" : identity.strip().replace('\n', ';'));
     }
 
-    /**
-     * The writes-outside attacks ({@link Guarantee#WRITES_OUTSIDE}) are judged by {@code $HOME}, outside the project:
-     * a new entry {@code outside-ID}, or the case's line appended to {@code outside.txt}; and by {@code /dev/shm} and
-     * {@code /dev}: an entry {@code outside-ID} there (removed once seen).
-     */
     /** This run's name in shared places: its base directory's, unique on the machine while the run lasts. */
     private String runName() {
         return String.valueOf(base.getFileName());
     }
 
+    /**
+     * The writes-outside attacks ({@link Guarantee#WRITES_OUTSIDE}) are judged by {@code $HOME}, outside the project:
+     * a new entry {@code outside-ID}, or the case's line appended to {@code outside.txt}; and by {@code /dev/shm} and
+     * {@code /dev}: an entry {@code outside-RUN-ID} there (removed once seen).
+     */
     private void outside(Map<String, Outcome> outcomes, Map<String, String> rc) throws IOException {
         String text = KitHost.readOrNull(home.resolve("outside.txt"));
         for (Case c : cases) {

@@ -84,6 +84,10 @@ public final class RunDecision {
     private final Admission admission;
     private final SessionReport session;
     private final boolean supervised;
+    /** The home directory ({@code $HOME}), or null. */
+    private final Path home;
+    /** The project's tool caches, when they are an area of this session ({@link #caches()}), or null. */
+    private final Path caches;
 
     private RunDecision(Options options, PolicySet policies, Expansion expansion, WritableAreas.Outcome writable,
                         List<String> problems, Backends.Choice choice, Baseline.Applied baseline, ProtectedSet set,
@@ -102,6 +106,9 @@ public final class RunDecision {
         this.notPreventable = Backends.notPreventable(set, choice.probed().enforcer());
         this.admission = admission;
         this.session = session;
+        this.home = WritableAreas.home(options.env());
+        Path c = home == null ? null : HomeCopy.caches(home, policies.nearest().root());
+        this.caches = c != null && writable.confinement().areas().stream().anyMatch(a -> a.path().equals(c)) ? c : null;
     }
 
     /**
@@ -412,7 +419,6 @@ public final class RunDecision {
                     enforcer().deniesMount(), home == null || home.isEmpty() ? null
                             : Path.of(home).toAbsolutePath().normalize(), policies.nearest().root()));
         }
-        Path caches = caches();
         if (caches != null) {
             notes.add("~ is read-only to the session (no copy under " + enforcer().name() + "): the tools' caches go to "
                     + caches + " (" + String.join(", ", HomeCopy.CACHE_VARIABLES.stream().map(v -> v[0]).toList())
@@ -432,7 +438,6 @@ public final class RunDecision {
             env.put("TMPDIR", confinement.areas().stream().filter(a -> a.why().endsWith("(--temp)")).findFirst()
                     .map(a -> a.path().toString()).orElse(env.getOrDefault("TMPDIR", "/tmp")));
         }
-        Path caches = caches();
         if (caches != null) { // ~ read-only, no copy: the tools' caches go to the project's (HomeCopy.CACHE_VARIABLES)
             for (String[] v : HomeCopy.CACHE_VARIABLES) {
                 env.putIfAbsent(v[0], caches.resolve(v[1]).toString());
@@ -446,8 +451,7 @@ public final class RunDecision {
 
     /** The project's tool caches when the session has them (an area, ~ no copy: {@link WritableAreas#CACHES}), or null. */
     public Path caches() {
-        return confinement().areas().stream().filter(a -> a.why().equals(WritableAreas.CACHES)).findFirst()
-                .map(Confinement.Area::path).orElse(null);
+        return caches;
     }
 
     /**
@@ -460,9 +464,8 @@ public final class RunDecision {
         if (copy != null) {
             HomeCopy.make(copy, policies.nearest().root()); // its store, made and checked (one line if damaged)
         }
-        Path caches = caches();
         if (caches != null) {
-            HomeCopy.makeCaches(Path.of(options.env().get("HOME")).normalize(), policies.nearest().root());
+            HomeCopy.makeCaches(home, policies.nearest().root());
         }
         try {
             return enforcer().prepare(plan, command, confinement());

@@ -267,7 +267,8 @@ public final class WritableAreas {
         }
     }
 
-    private static Path home(Map<String, String> env) {
+    /** {@code $HOME}, absolute and normalized, or null when unset or relative. */
+    static Path home(Map<String, String> env) {
         String h = env.get("HOME");
         return h == null || !h.startsWith("/") ? null : Path.of(h).normalize();
     }
